@@ -1,0 +1,46 @@
+# mjenv developer commands. Everything runs in .venv at the repository root, created on first use.
+#   make fan-demo    set up and score a sample hand (the README's first command)
+#   make test        set up, then ruff, mypy and the default pytest suite (what CI runs)
+#   make lint        ruff and mypy only
+#   make acceptance  every acceptance check at full size; writes its numbers to docs/
+#   make bench       the fan calculator benchmark (prints; does not write docs/)
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+# The install is redone only when pyproject.toml changes (or the stamp is removed).
+STAMP := $(VENV)/.installed
+
+.PHONY: install fan-demo test lint acceptance bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# torch first, pinned: 2.13.0 is the local CPU wheel; an unpinned torch pulls a multi-GB CUDA build.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install torch==2.13.0
+	$(BIN)/python -m pip install -e '.[dev,train]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+fan-demo: $(STAMP)
+	$(BIN)/mjenv fan "1112345678999m" --win 5m --self-drawn
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -q
+
+acceptance: $(STAMP)
+	$(BIN)/pytest -q -m acceptance
+	$(BIN)/python scripts/bench_fans.py --write-docs
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench_fans.py
+
+clean:
+	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

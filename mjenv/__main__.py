@@ -1,0 +1,5 @@
+"""``python -m mjenv``: the same as the ``mjenv`` command."""
+
+from mjenv.cli import main
+
+raise SystemExit(main())

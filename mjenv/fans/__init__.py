@@ -1,0 +1,33 @@
+"""The MCR fan calculator: 81 fans plus the 明暗杠 extension, checked against PyMahjongGB.
+
+>>> from mjenv.fans import calculate
+>>> calculate("1112345678999m", win_tile="W5", self_drawn=True).total
+92
+"""
+
+from mjenv.fans.calculator import (
+    MINIMUM_POINTS,
+    FanEntry,
+    FanResult,
+    Group,
+    InvalidHandError,
+    NotWinError,
+    calculate,
+    calculate_all,
+)
+from mjenv.fans.table import FAN_BY_EN, FAN_BY_ZH, FANS, Fan
+
+__all__ = [
+    "FANS",
+    "FAN_BY_EN",
+    "FAN_BY_ZH",
+    "MINIMUM_POINTS",
+    "Fan",
+    "FanEntry",
+    "FanResult",
+    "Group",
+    "InvalidHandError",
+    "NotWinError",
+    "calculate",
+    "calculate_all",
+]

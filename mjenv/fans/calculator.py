@@ -1,0 +1,896 @@
+"""The fan calculator: validate → normalise flags → read the hand every way → score → best.
+
+A *reading* is one way to see the winning hand: a regular decomposition (melds + standing
+sets + pair), seven pairs, thirteen orphans, honours-and-knitted, or a knitted straight with
+a set and a pair. Fans that depend only on the tiles or the flags are computed once per hand
+(:func:`_hand_fans`); set-combination fans are computed per reading (:func:`_regular_fans`);
+the combination principles live in named functions (:func:`_count_chow_pairs`,
+:func:`_pung_combination_fans`, :func:`_apply_exclusions`). The highest total wins (就高不就低).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from mjenv.decompose import (
+    HONORS,
+    is_honors_and_knitted,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    knitted_pattern_of,
+    knitted_straight_rests,
+    regular_waits,
+    suit_readings,
+)
+from mjenv.fans import table as T
+from mjenv.fans.table import FANS, Fan
+from mjenv.melds import CHOW, CONCEALED_KONG, KONG_KINDS, Meld
+from mjenv.tiles import CODES, EAST, NUM_KINDS, NUM_TILE_IDS, RED, parse_tiles, tile_code
+
+MINIMUM_POINTS = 8
+"""A hand may only be won with 8 points, flowers excluded."""
+
+
+class InvalidHandError(ValueError):
+    """The input cannot describe a real hand: wrong counts, impossible flags, bad tiles."""
+
+
+class NotWinError(ValueError):
+    """The tiles do not form a complete hand in any shape."""
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One part of the reading used: a set, the pair, or a special shape's tiles."""
+
+    kind: str  # chow, pung, kong, pair, knitted, thirteen_orphans, honors_knitted
+    tiles: tuple[int, ...]
+    concealed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "tiles": [CODES[t] for t in self.tiles],
+                "concealed": self.concealed}
+
+    def __str__(self) -> str:
+        state = "concealed" if self.concealed else "exposed"
+        return f"{self.kind} {' '.join(CODES[t] for t in self.tiles)} ({state})"
+
+
+@dataclass(frozen=True, slots=True)
+class FanEntry:
+    fan: Fan
+    count: int
+
+    @property
+    def zh(self) -> str:
+        return self.fan.zh
+
+    @property
+    def en(self) -> str:
+        return self.fan.en
+
+    @property
+    def points(self) -> int:
+        """Points per unit."""
+        return self.fan.points
+
+    @property
+    def total(self) -> int:
+        return self.fan.points * self.count
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"zh": self.fan.zh, "en": self.fan.en, "points": self.fan.points,
+                "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class FanResult:
+    """The score of a winning hand: each fan, the total, and the reading that gave it."""
+
+    fans: tuple[FanEntry, ...]
+    total: int
+    flowers: int
+    shape: str
+    decomposition: tuple[Group, ...]
+
+    @property
+    def meets_minimum(self) -> bool:
+        """Whether the hand may be won: 8 points or more without the flowers."""
+        return self.total - self.flowers >= MINIMUM_POINTS
+
+    def counts(self) -> dict[str, int]:
+        return {entry.zh: entry.count for entry in self.fans}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "meets_minimum": self.meets_minimum,
+                "fans": [entry.to_dict() for entry in self.fans],
+                "decomposition": [group.to_dict() for group in self.decomposition]}
+
+    def __str__(self) -> str:
+        parts = [f"{e.zh} {e.points}" + (f"x{e.count}" if e.count > 1 else "") for e in self.fans]
+        return " + ".join(parts) + f" = {self.total}"
+
+
+# ---------------------------------------------------------------- input
+
+_ANY_TO_ID: dict[object, int] = {code: i for i, code in enumerate(CODES)}
+_ANY_TO_ID.update({i: i for i in range(NUM_TILE_IDS)})
+
+
+def _tile(value: object, what: str) -> int:
+    if isinstance(value, bool):
+        raise InvalidHandError(f"{what}: not a tile: {value!r}")
+    found = _ANY_TO_ID.get(value)
+    if found is None:
+        try:
+            found = parse_tiles(value)[0] if isinstance(value, str) and value.strip() else None
+        except ValueError:
+            found = None
+        if found is None:
+            raise InvalidHandError(f"{what}: not a tile: {value!r}")
+    if found >= NUM_KINDS:
+        raise InvalidHandError(f"{what}: flowers ({CODES[found]}) are not part of a hand; "
+                               "pass their number as flowers")
+    return found
+
+
+def _tiles(values: str | Iterable[object], what: str) -> list[int]:
+    if isinstance(values, str):
+        try:
+            values = parse_tiles(values)
+        except ValueError as err:
+            raise InvalidHandError(f"{what}: {err}") from None
+    return [_tile(v, what) for v in values]
+
+
+def _meld(value: object) -> Meld:
+    if isinstance(value, Meld):
+        return value
+    try:
+        return Meld.from_dict(value)
+    except ValueError as err:
+        raise InvalidHandError(f"meld: {err}") from None
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidHandError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def _small_int(value: object, name: str, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise InvalidHandError(f"{name} must be an integer 0..{high}, got {value!r}")
+    return value
+
+
+class _Hand:
+    """Validated input with normalised flags, and what every reading shares."""
+
+    __slots__ = ("standing", "counts", "melds", "win", "self_drawn", "last_copy", "last_tile",
+                 "kong_win", "seat_wind", "prevalent_wind", "flowers", "all_counts",
+                 "meld_chows", "meld_pungs", "n_exposed", "_unique_wait")
+
+    def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
+                 self_drawn: object, last_copy: object, last_tile: object, kong_win: object,
+                 seat_wind: object, prevalent_wind: object, flowers: object) -> None:
+        standing = _tiles(hand, "hand")
+        meld_list = [_meld(m) for m in melds]
+        win = _tile(win_tile, "win_tile")
+        self.self_drawn = _flag(self_drawn, "self_drawn")
+        last_copy = _flag(last_copy, "last_copy")
+        self.last_tile = _flag(last_tile, "last_tile")
+        self.kong_win = _flag(kong_win, "kong_win")
+        self.seat_wind = _small_int(seat_wind, "seat_wind", 3)
+        self.prevalent_wind = _small_int(prevalent_wind, "prevalent_wind", 3)
+        self.flowers = _small_int(flowers, "flowers", 8)
+        if len(meld_list) > 4:
+            raise InvalidHandError(f"at most 4 melds, got {len(meld_list)}")
+        expected = 13 - 3 * len(meld_list)
+        if len(standing) != expected:
+            raise InvalidHandError(
+                f"wrong tile count: with {len(meld_list)} meld(s) the hand holds {expected} "
+                f"tiles besides the winning tile, got {len(standing)}")
+        counts = [0] * NUM_KINDS
+        for t in standing:
+            counts[t] += 1
+        held_win = counts[win] > 0
+        counts[win] += 1
+        all_counts = counts[:]
+        meld_copies_of_win = 0
+        has_kong = False
+        for m in meld_list:
+            for t in m.tiles:
+                all_counts[t] += 1
+            if m.kind in KONG_KINDS:
+                has_kong = True
+            meld_copies_of_win += m.tiles.count(win)
+        for t in range(NUM_KINDS):
+            if all_counts[t] > 4:
+                raise InvalidHandError(f"more than 4 copies of {CODES[t]} ({all_counts[t]})")
+        if self.kong_win:
+            if self.self_drawn and not has_kong:
+                raise InvalidHandError("kong_win with self_drawn (杠上开花) needs a kong")
+            if not self.self_drawn:
+                if held_win or meld_copies_of_win:
+                    raise InvalidHandError(
+                        f"robbing a kong (抢杠和) is impossible while holding or having melded "
+                        f"{CODES[win]}")
+                if self.last_tile:
+                    raise InvalidHandError(
+                        "robbing a kong (抢杠和) cannot be on the last tile: a kong needs a "
+                        "replacement tile")
+        # 和绝张 normalised as rules §3.1: cleared when a copy is held, forced by own melds.
+        if held_win:
+            last_copy = False
+        elif meld_copies_of_win == 3:
+            last_copy = True
+        self.last_copy = last_copy
+        standing.append(win)
+        self.standing = standing
+        self.counts = counts
+        self.melds = meld_list
+        self.win = win
+        self.all_counts = all_counts
+        self.meld_chows = [m.tiles[0] for m in meld_list if m.kind == CHOW]
+        # (tile, concealed, kong)
+        self.meld_pungs = [(m.tiles[0], m.kind == CONCEALED_KONG, m.kind in KONG_KINDS)
+                           for m in meld_list if m.kind != CHOW]
+        self.n_exposed = sum(1 for m in meld_list if m.kind != CONCEALED_KONG)
+        self._unique_wait: bool | None = None
+
+    def unique_wait(self) -> bool:
+        """Whether the hand before the win had exactly one winning kind (独听), counting
+        regular and (fully concealed) seven-pairs waits, as PyMahjongGB does."""
+        if self._unique_wait is None:
+            before = self.counts[:]
+            before[self.win] -= 1
+            waits = set(regular_waits(before))
+            if not self.melds:
+                odd = [t for t in range(NUM_KINDS) if before[t] % 2]
+                if len(odd) == 1:
+                    waits.add(odd[0])
+            self._unique_wait = len(waits) == 1
+        return self._unique_wait
+
+
+# ---------------------------------------------------------------- tile facts
+
+def _mask(tiles: Iterable[int]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
+
+
+SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+WIND_MASK = _mask(range(EAST, RED))
+DRAGON_MASK = _mask(range(RED, NUM_KINDS))
+HONOR_MASK = WIND_MASK | DRAGON_MASK
+TERMINAL_MASK = _mask(t for s in range(3) for t in (9 * s, 9 * s + 8))
+SIMPLE_MASK = _mask(9 * s + r for s in range(3) for r in range(1, 8))
+GREEN_MASK = _mask(CODES.index(c) for c in ("T2", "T3", "T4", "T6", "T8", "J2"))
+REVERSIBLE_MASK = _mask(CODES.index(c) for c in (
+    "B1", "B2", "B3", "B4", "B5", "B8", "B9", "T2", "T4", "T5", "T6", "T8", "T9", "J3"))
+
+
+def _ranks_mask(ranks: Iterable[int]) -> int:
+    ranks = tuple(ranks)
+    return _mask(9 * s + r - 1 for s in range(3) for r in ranks)
+
+
+UPPER_TILES_MASK = _ranks_mask((7, 8, 9))
+MIDDLE_TILES_MASK = _ranks_mask((4, 5, 6))
+LOWER_TILES_MASK = _ranks_mask((1, 2, 3))
+UPPER_FOUR_MASK = _ranks_mask((6, 7, 8, 9))
+LOWER_FOUR_MASK = _ranks_mask((1, 2, 3, 4))
+
+
+def _hand_fans(h: _Hand) -> dict[int, int]:
+    """Fans that depend on the tiles and flags only, the same for every reading."""
+    fans: dict[int, int] = {}
+    present = 0
+    hogs = 0
+    for t in range(NUM_KINDS):
+        c = h.all_counts[t]
+        if c:
+            present |= 1 << t
+            if c == 4:
+                hogs += 1
+    hogs -= sum(1 for _, _, kong in h.meld_pungs if kong)
+    if hogs > 0:
+        fans[T.TILE_HOG] = hogs
+    suits = sum(1 for m in SUIT_MASKS if present & m)
+    honors = present & HONOR_MASK
+    if present & ~GREEN_MASK == 0:
+        fans[T.ALL_GREEN] = 1
+    if present & ~REVERSIBLE_MASK == 0:
+        fans[T.REVERSIBLE_TILES] = 1
+    if not honors:
+        fans[T.NO_HONORS] = 1
+        if suits == 1:
+            fans[T.FULL_FLUSH] = 1
+    elif suits == 0:
+        fans[T.ALL_HONORS] = 1
+    elif suits == 1:
+        fans[T.HALF_FLUSH] = 1
+    if suits == 2:
+        fans[T.ONE_VOIDED_SUIT] = 1
+    if suits == 3 and present & WIND_MASK and present & DRAGON_MASK:
+        fans[T.ALL_TYPES] = 1
+    if present & ~TERMINAL_MASK == 0:
+        fans[T.ALL_TERMINALS] = 1
+    elif present & ~(TERMINAL_MASK | HONOR_MASK) == 0 and present & TERMINAL_MASK and honors:
+        fans[T.ALL_TERMINALS_AND_HONORS] = 1
+    if present & ~SIMPLE_MASK == 0:
+        fans[T.ALL_SIMPLES] = 1
+    for mask, fan in ((UPPER_TILES_MASK, T.UPPER_TILES), (MIDDLE_TILES_MASK, T.MIDDLE_TILES),
+                      (LOWER_TILES_MASK, T.LOWER_TILES), (UPPER_FOUR_MASK, T.UPPER_FOUR),
+                      (LOWER_FOUR_MASK, T.LOWER_FOUR)):
+        if present & ~mask == 0:
+            fans[fan] = 1
+    if h.self_drawn:
+        fans[T.SELF_DRAWN] = 1
+        if h.last_tile:
+            fans[T.LAST_TILE_DRAW] = 1
+        if h.kong_win:
+            fans[T.OUT_WITH_REPLACEMENT] = 1
+    else:
+        if h.last_tile:
+            fans[T.LAST_TILE_CLAIM] = 1
+        if h.kong_win:
+            fans[T.ROBBING_THE_KONG] = 1
+    if h.last_copy:
+        fans[T.LAST_TILE] = 1
+    return fans
+
+
+# ---------------------------------------------------------------- chow combinations
+
+def _two_chow_fan(a: int, b: int) -> int:
+    """The 2-chow fan of chows starting at tiles a and b (0 if none)."""
+    if a // 9 == b // 9:
+        d = abs(a - b)
+        if d == 0:
+            return T.PURE_DOUBLE_CHOW
+        if d == 3:
+            return T.SHORT_STRAIGHT
+        if d == 6:
+            return T.TWO_TERMINAL_CHOWS
+        return 0
+    return T.MIXED_DOUBLE_CHOW if a % 9 == b % 9 else 0
+
+
+def _three_chow_fan(a: int, b: int, c: int) -> int:
+    """The 3-chow fan of three chows (first tiles, ascending), 0 if none."""
+    ra, rb, rc = sorted((a % 9, b % 9, c % 9))
+    if a // 9 != b // 9 and b // 9 != c // 9 and a // 9 != c // 9:
+        if rb == ra + 1 and rc == rb + 1:
+            return T.MIXED_SHIFTED_CHOWS
+        if (ra, rb, rc) == (0, 3, 6):
+            return T.MIXED_STRAIGHT
+        if ra == rb == rc:
+            return T.MIXED_TRIPLE_CHOW
+        return 0
+    if a // 9 == b // 9 == c // 9:
+        if (ra, rb, rc) == (0, 3, 6):
+            return T.PURE_STRAIGHT
+        if rb - ra == rc - rb and rb - ra in (1, 2):
+            return T.PURE_SHIFTED_CHOWS
+        if ra == rb == rc:
+            return T.PURE_TRIPLE_CHOW
+    return 0
+
+
+def _four_chow_fan(chows: Sequence[int]) -> int:
+    a, b, c, d = chows
+    if a // 9 != d // 9:
+        return 0
+    if a == b == c == d:
+        return T.QUADRUPLE_CHOW
+    step = b - a
+    if step in (1, 2) and c - b == step and d - c == step:
+        return T.FOUR_PURE_SHIFTED_CHOWS
+    return 0
+
+
+def _terminal_chows_fan(chows: Sequence[int], pair: int) -> int:
+    """一色双龙会 / 三色双龙会: 123+789 chows with a pair of fives."""
+    if pair >= EAST or pair % 9 != 4:
+        return 0
+    suits_123 = sorted(x // 9 for x in chows if x % 9 == 0)
+    suits_789 = sorted(x // 9 for x in chows if x % 9 == 6)
+    if len(suits_123) != 2 or suits_123 != suits_789:
+        return 0
+    if suits_123[0] == suits_123[1] == pair // 9:
+        return T.PURE_TERMINAL_CHOWS
+    if suits_123[0] != suits_123[1] and pair // 9 not in suits_123:
+        return T.THREE_SUITED_TERMINAL_CHOWS
+    return 0
+
+
+_PAIR_FANS = (T.PURE_DOUBLE_CHOW, T.MIXED_DOUBLE_CHOW, T.SHORT_STRAIGHT, T.TWO_TERMINAL_CHOWS)
+
+
+def _count_chow_pairs(found: Sequence[int], cap: int, fans: dict[int, int]) -> None:
+    """不得相同 / 套算一次 for 2-chow fans: keep at most ``cap`` of the candidates,
+    dropping duplicates of a type first, from the lowest type up, then whole fans."""
+    table = [found.count(f) for f in _PAIR_FANS]
+    total = sum(table)
+    limit = 1
+    while total > cap and limit >= 0:
+        for i in (3, 2, 1, 0):
+            while table[i] > limit and total > cap:
+                table[i] -= 1
+                total -= 1
+            if total <= cap:
+                break
+        limit -= 1
+    for fan, n in zip(_PAIR_FANS, table):
+        if n:
+            fans[fan] = fans.get(fan, 0) + n
+
+
+def _chow_fans(chows: Sequence[int], pair: int, fans: dict[int, int]) -> None:
+    n = len(chows)
+    if n == 4:
+        fan = _terminal_chows_fan(chows, pair) or _four_chow_fan(chows)
+        if fan:
+            fans[fan] = 1
+            return
+        for i, j, k, rest in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
+            fan = _three_chow_fan(chows[i], chows[j], chows[k])
+            if fan:
+                fans[fan] = 1
+                extra = [_two_chow_fan(chows[x], chows[rest]) for x in (i, j, k)]
+                extra = [f for f in extra if f]
+                if extra:
+                    best = min(extra)
+                    fans[best] = fans.get(best, 0) + 1
+                return
+        pairs = [_two_chow_fan(chows[x], chows[y])
+                 for x, y in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))]
+        cap = 3
+        for x, related in ((0, (0, 1, 2)), (1, (0, 3, 4)), (2, (1, 3, 5)), (3, (2, 4, 5))):
+            if not any(pairs[r] for r in related):
+                cap -= 1
+        if cap > 0:
+            _count_chow_pairs([f for f in pairs if f], cap, fans)
+    elif n == 3:
+        fan = _three_chow_fan(chows[0], chows[1], chows[2])
+        if fan:
+            fans[fan] = 1
+            return
+        pairs = [_two_chow_fan(chows[0], chows[1]), _two_chow_fan(chows[0], chows[2]),
+                 _two_chow_fan(chows[1], chows[2])]
+        cap = 2
+        for related in ((0, 1), (0, 2), (1, 2)):
+            if not any(pairs[r] for r in related):
+                cap -= 1
+        if cap > 0:
+            _count_chow_pairs([f for f in pairs if f], cap, fans)
+    elif n == 2:
+        fan = _two_chow_fan(chows[0], chows[1])
+        if fan:
+            fans[fan] = 1
+
+
+# ---------------------------------------------------------------- pung combinations
+
+def _two_pung_fan(a: int, b: int) -> int:
+    if a < EAST and b < EAST:
+        return T.DOUBLE_PUNG if a // 9 != b // 9 and a % 9 == b % 9 else 0
+    return T.TWO_DRAGON_PUNGS if a >= RED and b >= RED else 0
+
+
+def _three_pung_fan(a: int, b: int, c: int) -> int:
+    """The 3-pung fan of three pung tiles (ascending), 0 if none."""
+    if c < EAST:
+        sa, sb, sc = a // 9, b // 9, c // 9
+        ra, rb, rc = sorted((a % 9, b % 9, c % 9))
+        if sa != sb and sb != sc and sa != sc:
+            if rb == ra + 1 and rc == rb + 1:
+                return T.MIXED_SHIFTED_PUNGS
+            if ra == rb == rc:
+                return T.TRIPLE_PUNG
+        elif sa == sb == sc and b == a + 1 and c == b + 1:
+            return T.PURE_SHIFTED_PUNGS
+        return 0
+    if a >= EAST:
+        if c < RED:
+            return T.BIG_THREE_WINDS
+        if a >= RED:
+            return T.BIG_THREE_DRAGONS
+    return 0
+
+
+def _pung_combination_fans(tiles: Sequence[int], fans: dict[int, int]) -> None:
+    """3-pung fans leave the fourth pung one 2-pung fan; otherwise every pair counts."""
+    n = len(tiles)
+    if n == 4:
+        a, b, c, d = tiles
+        if a >= EAST and d < RED:
+            fans[T.BIG_FOUR_WINDS] = 1
+            return
+        if d < EAST and a // 9 == d // 9 and b == a + 1 and c == b + 1 and d == c + 1:
+            fans[T.FOUR_PURE_SHIFTED_PUNGS] = 1
+            return
+        for i, j, k, free in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
+            fan = _three_pung_fan(tiles[i], tiles[j], tiles[k])
+            if fan:
+                fans[fan] = 1
+                for x in (i, j, k):
+                    extra = _two_pung_fan(tiles[x], tiles[free])
+                    if extra:
+                        fans[extra] = fans.get(extra, 0) + 1
+                        break
+                return
+    elif n == 3:
+        fan = _three_pung_fan(tiles[0], tiles[1], tiles[2])
+        if fan:
+            fans[fan] = 1
+            return
+    for x in range(n):
+        for y in range(x + 1, n):
+            fan = _two_pung_fan(tiles[x], tiles[y])
+            if fan:
+                fans[fan] = fans.get(fan, 0) + 1
+
+
+def _kong_fans(melded_kongs: int, concealed_kongs: int, concealed_pungs: int,
+               fans: dict[int, int]) -> None:
+    kongs = melded_kongs + concealed_kongs
+    if kongs == 1:
+        fans[T.MELDED_KONG if melded_kongs else T.CONCEALED_KONG] = 1
+    elif kongs == 2:
+        fan = (T.TWO_MELDED_KONGS, T.CONCEALED_AND_MELDED_KONG,
+               T.TWO_CONCEALED_KONGS)[concealed_kongs]
+        fans[fan] = 1
+    elif kongs == 3:
+        fans[T.THREE_KONGS] = 1
+    elif kongs == 4:
+        fans[T.FOUR_KONGS] = 1
+    concealed = concealed_kongs + concealed_pungs
+    if concealed == 2:
+        fans[T.TWO_CONCEALED_PUNGS] = 1
+    elif concealed == 3:
+        fans[T.THREE_CONCEALED_PUNGS] = 1
+    elif concealed == 4:
+        fans[T.FOUR_CONCEALED_PUNGS] = 1
+
+
+# ---------------------------------------------------------------- one regular reading
+
+_NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _is_nine_gates(h: _Hand) -> bool:
+    if h.melds:
+        return False
+    suit = h.win // 9
+    if h.win >= EAST:
+        return False
+    before = h.counts[9 * suit:9 * suit + 9]
+    before[h.win % 9] -= 1
+    return tuple(before) == _NINE_GATES_BASE
+
+
+def _regular_fans(h: _Hand, base: dict[int, int], std_chows: Sequence[int],
+                  std_pungs: Sequence[int], pair: int,
+                  knitted: tuple[int, ...] | None) -> dict[int, int]:
+    """Fans of one regular (or knitted straight + set + pair) reading."""
+    fans = dict(base)
+    win = h.win
+    chows = sorted([*h.meld_chows, *std_chows])
+    # A pung completed by the winning discard is exposed, unless the tile can be read as part
+    # of a concealed chow of this reading (rules §4.8).
+    exposed_by_discard = (not h.self_drawn and win in std_pungs
+                          and not any(c <= win <= c + 2 for c in std_chows))
+    pungs = list(h.meld_pungs)
+    concealed_pungs = 0
+    for t in std_pungs:
+        if exposed_by_discard and t == win:
+            pungs.append((t, False, False))
+            exposed_by_discard = False
+        else:
+            pungs.append((t, True, False))
+            concealed_pungs += 1
+    pung_tiles = sorted(p[0] for p in pungs)
+    n_chows = len(chows) + (3 if knitted else 0)
+
+    # concealment and how the hand was won
+    if h.n_exposed == 0:
+        fans[T.FULLY_CONCEALED if h.self_drawn else T.CONCEALED_HAND] = 1
+    elif h.n_exposed == 4 and not h.self_drawn:
+        fans[T.MELDED_HAND] = 1
+
+    if knitted:
+        fans[T.KNITTED_STRAIGHT] = 1
+    else:
+        _chow_fans(chows, pair, fans)
+    _pung_combination_fans(pung_tiles, fans)
+
+    # pair-completed fans (rules: 平和, 小三元, 小四喜)
+    if n_chows == 4 and pair < EAST:
+        fans[T.ALL_CHOWS] = 1
+    if T.TWO_DRAGON_PUNGS in fans and pair >= RED:
+        del fans[T.TWO_DRAGON_PUNGS]
+        fans[T.LITTLE_THREE_DRAGONS] = 1
+    if T.BIG_THREE_WINDS in fans and EAST <= pair < RED:
+        del fans[T.BIG_THREE_WINDS]
+        fans[T.LITTLE_FOUR_WINDS] = 1
+
+    # every set and the pair
+    if not knitted:
+        if len(pung_tiles) == 4:
+            fans[T.ALL_PUNGS] = 1
+            if all(t < EAST and t % 9 in (1, 3, 5, 7) for t in (*pung_tiles, pair)):
+                fans[T.ALL_EVEN_PUNGS] = 1
+        if (all(c % 9 in (0, 6) for c in chows)
+                and all(t >= EAST or t % 9 in (0, 8) for t in (*pung_tiles, pair))):
+            fans[T.OUTSIDE_HAND] = 1
+        if (all(c % 9 in (2, 3, 4) for c in chows)
+                and all(t < EAST and t % 9 == 4 for t in (*pung_tiles, pair))):
+            fans[T.ALL_FIVES] = 1
+
+    # single pungs: dragons, winds, terminals
+    wind_fans_suppressed = T.BIG_THREE_WINDS in fans or T.LITTLE_FOUR_WINDS in fans
+    terminal_pungs = 0
+    for t in pung_tiles:
+        if t >= RED:
+            fans[T.DRAGON_PUNG] = fans.get(T.DRAGON_PUNG, 0) + 1
+        elif t >= EAST:
+            wind = t - EAST
+            own = False
+            if wind == h.prevalent_wind:
+                fans[T.PREVALENT_WIND] = 1
+                own = True
+            if wind == h.seat_wind:
+                fans[T.SEAT_WIND] = 1
+                own = True
+            if not own and not wind_fans_suppressed:
+                terminal_pungs += 1
+        elif t % 9 in (0, 8):
+            terminal_pungs += 1
+
+    melded_kongs = sum(1 for _, concealed, kong in pungs if kong and not concealed)
+    concealed_kongs = sum(1 for _, concealed, kong in pungs if kong and concealed)
+    _kong_fans(melded_kongs, concealed_kongs, concealed_pungs, fans)
+
+    if _is_nine_gates(h):
+        fans[T.NINE_GATES] = 1
+        terminal_pungs -= 1
+    if terminal_pungs > 0:
+        fans[T.PUNG_OF_TERMINALS] = terminal_pungs
+
+    # wait: only with a unique winning kind, and only one wait fan
+    if h.unique_wait() if not knitted else _knitted_unique_wait(h, knitted):
+        edge = closed = False
+        for c in std_chows:
+            if c + 1 == win:
+                closed = True
+            elif c == win or c + 2 == win:
+                edge = True
+        if edge:
+            fans[T.EDGE_WAIT] = 1
+        elif closed:
+            fans[T.CLOSED_WAIT] = 1
+        elif pair == win:
+            fans[T.SINGLE_WAIT] = 1
+    return fans
+
+
+def _knitted_unique_wait(h: _Hand, pattern: tuple[int, ...]) -> bool:
+    """For a knitted straight reading: the wait of the tiles outside the knitted straight."""
+    before = h.counts[:]
+    before[h.win] -= 1
+    for t in pattern:
+        if before[t]:
+            before[t] -= 1
+    if sum(before) % 3 != 1:
+        return False
+    return len(regular_waits(before)) == 1
+
+
+# ---------------------------------------------------------------- exclusions and totals
+
+_IMPLIES: dict[int, tuple[int, ...]] = {fan.id: fan.implies for fan in FANS}
+_POINTS: tuple[int, ...] = (0, *(fan.points for fan in FANS))
+
+
+def _apply_exclusions(fans: dict[int, int]) -> dict[int, int]:
+    """不重复: going down the table, each fan still present removes the fans it implies."""
+    for fan_id in sorted(fans):
+        if fan_id in fans:
+            for implied in _IMPLIES[fan_id]:
+                fans.pop(implied, None)
+    if not fans:
+        fans[T.CHICKEN_HAND] = 1
+    return fans
+
+
+def _total(fans: dict[int, int]) -> int:
+    return sum(_POINTS[f] * n for f, n in fans.items())
+
+
+# ---------------------------------------------------------------- readings
+
+Reading = tuple[dict[int, int], str, tuple[Group, ...]]
+
+
+def _meld_groups(h: _Hand) -> list[Group]:
+    return [Group("kong" if m.kind in KONG_KINDS else m.kind, m.tiles,
+                  m.kind == CONCEALED_KONG) for m in h.melds]
+
+
+def _regular_readings(h: _Hand, counts: Sequence[int], base: dict[int, int],
+                      knitted: tuple[int, ...] | None = None) -> list[Reading]:
+    per_suit = []
+    for s in range(3):
+        key = tuple(counts[9 * s:9 * s + 9])
+        if sum(key):
+            found = suit_readings(key)
+            if not found:
+                return []
+            per_suit.append([(tuple(9 * s + r for r in chows), tuple(9 * s + r for r in pungs),
+                              9 * s + pair if pair >= 0 else -1)
+                             for chows, pungs, pair in found])
+    honor_pungs = []
+    honor_pair = -1
+    for t in HONORS:
+        c = counts[t]
+        if c == 3:
+            honor_pungs.append(t)
+        elif c == 2:
+            if honor_pair >= 0:
+                return []
+            honor_pair = t
+        elif c:
+            return []
+    out: list[Reading] = []
+    for combo in product(*per_suit):
+        chows = [c for part in combo for c in part[0]]
+        pungs = [p for part in combo for p in part[1]] + honor_pungs
+        pairs = [part[2] for part in combo if part[2] >= 0]
+        if honor_pair >= 0:
+            pairs.append(honor_pair)
+        if len(pairs) != 1:
+            continue
+        pair = pairs[0]
+        fans = _apply_exclusions(_regular_fans(h, base, chows, pungs, pair, knitted))
+        groups = _meld_groups(h)
+        if knitted:
+            groups.append(Group("knitted", knitted, True))
+        groups += [Group("chow", (c, c + 1, c + 2), True) for c in chows]
+        groups += [Group("pung", (p, p, p), True) for p in pungs]
+        groups.append(Group("pair", (pair, pair), True))
+        out.append((fans, "knitted_straight" if knitted else "regular", tuple(groups)))
+    return out
+
+
+def _special_readings(h: _Hand, base: dict[int, int]) -> list[Reading]:
+    counts = h.counts
+    out: list[Reading] = []
+    if h.melds:
+        return out
+    tiles = tuple(sorted(h.standing))
+    if is_seven_pairs(counts):
+        fans = dict(base)
+        kinds = [t for t in range(NUM_KINDS) if counts[t]]
+        shifted = (len(kinds) == 7 and kinds[-1] < EAST and kinds[0] // 9 == kinds[-1] // 9
+                   and kinds[-1] - kinds[0] == 6)
+        fans[T.SEVEN_SHIFTED_PAIRS if shifted else T.SEVEN_PAIRS] = 1
+        groups = tuple(Group("pair", (t, t), True) for t in tiles[::2])
+        out.append((_apply_exclusions(fans), "seven_pairs", groups))
+    if is_thirteen_orphans(counts):
+        fans = dict(base)
+        fans[T.THIRTEEN_ORPHANS] = 1
+        out.append((_apply_exclusions(fans), "thirteen_orphans",
+                    (Group("thirteen_orphans", tiles, True),)))
+    if is_honors_and_knitted(counts):
+        fans = dict(base)
+        all_honors = all(counts[t] for t in HONORS)
+        fans[T.GREATER_HONORS_KNITTED if all_honors else T.LESSER_HONORS_KNITTED] = 1
+        pattern = knitted_pattern_of(counts)
+        if pattern is not None and all(counts[t] for t in pattern):
+            fans[T.KNITTED_STRAIGHT] = 1
+        out.append((_apply_exclusions(fans), "honors_knitted",
+                    (Group("honors_knitted", tiles, True),)))
+    return out
+
+
+def _all_readings(h: _Hand) -> list[Reading]:
+    base = _hand_fans(h)
+    readings = _regular_readings(h, h.counts, base)
+    readings += _special_readings(h, base)
+    if len(h.melds) <= 1:
+        for pattern, rest in knitted_straight_rests(h.counts):
+            readings += _regular_readings(h, rest, base, pattern)
+    return readings
+
+
+def _result(h: _Hand, reading: Reading) -> FanResult:
+    fans, shape, groups = reading
+    if h.flowers:
+        fans = {**fans, T.FLOWER_TILES: h.flowers}
+    entries = tuple(FanEntry(FANS[f - 1], n) for f, n in sorted(fans.items()))
+    return FanResult(entries, _total(fans), h.flowers, shape, groups)
+
+
+def _prepare(hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
+             flags: dict[str, Any]) -> _Hand:
+    unknown = set(flags) - _FLAG_DEFAULTS.keys()
+    if unknown:
+        raise InvalidHandError(f"unknown flag(s): {', '.join(sorted(unknown))}")
+    merged = {**_FLAG_DEFAULTS, **flags}
+    return _Hand(hand, melds, win_tile, **merged)
+
+
+_FLAG_DEFAULTS: dict[str, Any] = {
+    "self_drawn": False, "last_copy": False, "last_tile": False, "kong_win": False,
+    "seat_wind": 0, "prevalent_wind": 0, "flowers": 0,
+}
+
+
+# ---------------------------------------------------------------- public API
+
+def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
+              win_tile: object = None, **flags: Any) -> FanResult:
+    """Score a winning hand.
+
+    ``hand`` is the concealed tiles without the winning tile (ids, codes, or a string for
+    :func:`mjenv.tiles.parse_tiles`); ``melds`` are :class:`~mjenv.melds.Meld` objects (or their
+    JSON dicts); ``win_tile`` is the winning tile. Flags: ``self_drawn``, ``last_copy`` (和绝张),
+    ``last_tile`` (妙手回春 / 海底捞月), ``kong_win`` (杠上开花 if self-drawn, else 抢杠和),
+    ``seat_wind`` and ``prevalent_wind`` (0..3 = E S W N), ``flowers`` (0..8).
+
+    Raises :class:`NotWinError` if the tiles do not form a complete hand, and
+    :class:`InvalidHandError` for input that cannot describe a real hand.
+    The result's ``meets_minimum`` says whether the hand may be won (8 points, flowers excluded).
+    """
+    if win_tile is None:
+        raise InvalidHandError("win_tile is required")
+    h = _prepare(hand, melds, win_tile, flags)
+    readings = _all_readings(h)
+    if not readings:
+        raise NotWinError(f"not a complete hand: {_describe(h)}")
+    best = readings[0]
+    best_total = _total(best[0])
+    for reading in readings[1:]:
+        total = _total(reading[0])
+        if total > best_total:
+            best, best_total = reading, total
+    return _result(h, best)
+
+
+def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
+                  win_tile: object = None, **flags: Any) -> list[FanResult]:
+    """Every distinct scored reading of the hand, highest total first (ties keep the order
+    in which readings are found). Same arguments and errors as :func:`calculate`."""
+    if win_tile is None:
+        raise InvalidHandError("win_tile is required")
+    h = _prepare(hand, melds, win_tile, flags)
+    readings = _all_readings(h)
+    if not readings:
+        raise NotWinError(f"not a complete hand: {_describe(h)}")
+    results: list[FanResult] = []
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for reading in readings:
+        result = _result(h, reading)
+        key = tuple((e.zh, e.count) for e in result.fans)
+        if key not in seen:
+            seen.add(key)
+            results.append(result)
+    results.sort(key=lambda r: -r.total)
+    return results
+
+
+def _describe(h: _Hand) -> str:
+    hand = " ".join(tile_code(t) for t in h.standing[:-1])
+    melds = "; ".join(m.describe() for m in h.melds)
+    return f"{hand}" + (f" | {melds}" if melds else "") + f" + {tile_code(h.win)}"

@@ -1,0 +1,191 @@
+"""The fan calculator as a JSON Lines stream: ``python -m mjenv.fans`` or ``mjenv fan --jsonl``.
+
+Reads one JSON object per line on standard input and writes one JSON object per line on
+standard output, in the same order, flushing after each, so another program can drive it
+line by line through a pipe. Blank (whitespace-only) input lines are skipped: they get no
+output line. Every other line gets exactly one output line; a bad line never stops the stream.
+
+Input (only ``hand`` and ``win_tile`` are required; the others default as shown)::
+
+    {"hand": ["W1", ...], "melds": [], "win_tile": "W5", "flowers": 0,
+     "self_drawn": false, "last_copy": false, "last_tile": false, "kong_win": false,
+     "seat_wind": 0, "prevalent_wind": 0}
+
+``hand`` is the concealed tiles without the winning tile, as tile codes (``W1``..``J3``).
+A meld is ``{"type": "chow"|"pung"|"kong"|"added_kong"|"concealed_kong", "tiles": [3 or 4
+codes], "claimed": code or null, "from": 1|2|3 or null}`` (see :meth:`mjenv.melds.Meld.from_dict`;
+``from`` is the supplier's seat offset, 1 = next player, 3 = previous player).
+``last_copy`` = 和绝张, ``last_tile`` = 妙手回春 / 海底捞月, ``kong_win`` = 杠上开花 when self-drawn
+and 抢杠和 otherwise; winds are 0..3 = E S W N; ``flowers`` is 0..8.
+Types are checked strictly: flags must be JSON booleans, winds and flowers integers; an unknown
+field is an error.
+
+Output, one of::
+
+    {"total": 92, "meets_minimum": true,                # FanResult.to_dict()
+     "fans": [{"zh": ..., "en": ..., "points": ..., "count": ...}, ...], "decomposition": [...]}
+    {"error": "not_win"}                              # the tiles do not form a complete hand
+    {"error": "invalid", "message": "<what is wrong>"}  # bad JSON, types, tiles, melds or flags
+    {"error": "internal", "message": "<exception>"}   # a bug in the calculator; please report it
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import sys
+from collections.abc import Iterable
+from typing import IO, Any
+
+from mjenv.fans import InvalidHandError, NotWinError, calculate
+from mjenv.melds import Meld
+from mjenv.tiles import is_flower, tile_id
+
+FLAGS = ("self_drawn", "last_copy", "last_tile", "kong_win")
+WINDS = ("seat_wind", "prevalent_wind")
+FIELDS = ("hand", "melds", "win_tile", "flowers", *FLAGS, *WINDS)
+REQUIRED = ("hand", "win_tile")
+
+
+class RequestError(ValueError):
+    """A request line that is not a well-formed calculator input."""
+
+
+def _int_field(data: dict[str, Any], name: str, low: int, high: int, default: int) -> int:
+    value = data.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RequestError(f"{name} must be an integer {low}..{high}, got {json.dumps(value)}")
+    if not low <= value <= high:
+        raise RequestError(f"{name} must be {low}..{high}, got {value}")
+    return value
+
+
+def _tile(value: Any, where: str) -> int:
+    if not isinstance(value, str):
+        raise RequestError(f"{where} must be a tile code such as \"W1\", got {json.dumps(value)}")
+    t = tile_id(value)  # ValueError names the bad tile
+    if is_flower(t):
+        raise RequestError(f"{where}: flower {value} is not part of a hand (use \"flowers\": N)")
+    return t
+
+
+def parse_request(data: Any) -> dict[str, Any]:
+    """Check one decoded request and return the keyword arguments of :func:`calculate`.
+
+    Raises ``ValueError`` (a :class:`RequestError`, or a tile / meld error) saying what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise RequestError(f"a request must be a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise RequestError(
+            f"unknown field(s): {', '.join(unknown)} (known: {', '.join(FIELDS)})"
+        )
+    missing = [name for name in REQUIRED if name not in data]
+    if missing:
+        raise RequestError(f"missing field(s): {', '.join(missing)}")
+    hand = data["hand"]
+    if not isinstance(hand, list):
+        raise RequestError(f"hand must be a list of tile codes, got {json.dumps(hand)}")
+    tiles = [_tile(t, "hand") for t in hand]
+    melds_data = data.get("melds", [])
+    if not isinstance(melds_data, list):
+        raise RequestError(f"melds must be a list, got {json.dumps(melds_data)}")
+    melds = [Meld.from_dict(m) for m in melds_data]
+    kwargs: dict[str, Any] = {
+        "hand": tiles,
+        "melds": melds,
+        "win_tile": _tile(data["win_tile"], "win_tile"),
+    }
+    for name in FLAGS:
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            raise RequestError(f"{name} must be true or false, got {json.dumps(value)}")
+        kwargs[name] = value
+    for name in WINDS:
+        kwargs[name] = _int_field(data, name, 0, 3, 0)
+    kwargs["flowers"] = _int_field(data, "flowers", 0, 8, 0)
+    return kwargs
+
+
+def evaluate(data: Any) -> dict[str, Any]:
+    """The output object for one decoded request (never raises for bad input)."""
+    try:
+        kwargs = parse_request(data)
+    except ValueError as exc:
+        return {"error": "invalid", "message": str(exc)}
+    try:
+        result = calculate(**kwargs)
+    except NotWinError:
+        return {"error": "not_win"}
+    except (InvalidHandError, ValueError) as exc:
+        return {"error": "invalid", "message": str(exc)}
+    except Exception as exc:  # a calculator bug must not stop the stream
+        return {"error": "internal", "message": f"{type(exc).__name__}: {exc}"}
+    return result.to_dict()
+
+
+def handle_line(line: str | bytes) -> dict[str, Any] | None:
+    """The output object for one input line, or None for a blank line (no output)."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return {"error": "invalid", "message": f"the line is not valid UTF-8: {exc}"}
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"error": "invalid", "message": f"not valid JSON: {exc}"}
+    return evaluate(data)
+
+
+def serve(lines: Iterable[str | bytes], out: IO[str]) -> int:
+    """Answer every non-blank line of ``lines`` on ``out``, flushing after each.
+
+    Returns the number of output lines written.
+    """
+    written = 0
+    for line in lines:
+        answer = handle_line(line)
+        if answer is None:
+            continue
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+        written += 1
+    return written
+
+
+def run_stdio() -> int:
+    """Serve standard input to standard output (UTF-8 both ways); the exit status."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    try:
+        serve(sys.stdin.buffer, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away: stop quietly, without a second error when Python flushes at exit
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mjenv.fans``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mjenv.fans",
+        description="Fan calculator for Chinese Official Mahjong, as a JSON Lines stream: "
+        "one JSON request per line on stdin, one JSON answer per line on stdout.",
+        epilog="Example: echo '{\"hand\": [\"W1\",\"W1\",\"W1\",\"W2\",\"W3\",\"W4\",\"W5\","
+        "\"W6\",\"W7\",\"W8\",\"W9\",\"W9\",\"W9\"], \"win_tile\": \"W5\", \"self_drawn\": true}' "
+        "| python -m mjenv.fans",
+    )
+    parser.parse_args(argv)
+    return run_stdio()
