@@ -79,58 +79,52 @@ def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
     return readings
 
 
+GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
+"""(size mod 3, complete with sets only, complete with one pair, ranks completing it with
+sets only, ranks completing it with a pair) of one suit, or of the honours."""
+
+
 @cache
-def _suit_info(key: tuple[int, ...]) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
-    """(complete with sets only, complete with one pair, ranks completing it without a pair,
-    ranks completing it with a pair)."""
+def _suit_info(key: tuple[int, ...]) -> GroupInfo:
     size = sum(key)
-    complete = bool(suit_readings(key)) if size % 3 != 1 else False
-    complete_sets = complete and size % 3 == 0
-    complete_pair = complete and size % 3 == 2
+    rem = size % 3
+    complete = rem != 1 and bool(suit_readings(key))
     waits_sets: list[int] = []
     waits_pair: list[int] = []
-    if size % 3 != 0 and size < 14:
+    if rem != 0 and size < 14:
         for rank in range(9):  # a fifth copy counts too (PyMahjongGB's 独听 rule)
             bigger = key[:rank] + (key[rank] + 1,) + key[rank + 1:]
             if suit_readings(bigger):
-                (waits_sets if size % 3 == 2 else waits_pair).append(rank)
-    return complete_sets, complete_pair, tuple(waits_sets), tuple(waits_pair)
+                (waits_sets if rem == 2 else waits_pair).append(rank)
+    return rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets), tuple(waits_pair)
 
 
-def _honor_info(counts: Sequence[int]) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
-    pairs = 0
-    singles: list[int] = []
-    doubles: list[int] = []
-    bad = False
-    for t in HONORS:
-        c = counts[t]
-        if c == 2:
-            pairs += 1
-            doubles.append(t)
-        elif c == 1:
-            singles.append(t)
-        elif c == 4:
-            bad = True
+@cache
+def _honor_info(key: tuple[int, ...]) -> GroupInfo:
+    """Honours form only pungs and pairs: each count must be 0, 2 or 3."""
+    rem = sum(key) % 3
+    singles = [i for i, c in enumerate(key) if c == 1]
+    doubles = [i for i, c in enumerate(key) if c == 2]
+    bad = 4 in key
     ok = not bad and not singles
-    complete_sets = ok and pairs == 0
-    complete_pair = ok and pairs == 1
     waits_sets: tuple[int, ...] = ()
     waits_pair: tuple[int, ...] = ()
     if not bad:
-        if not singles and pairs == 2:  # one pair becomes a pung, the other stays the pair
-            waits_sets = ()
+        if not singles and len(doubles) == 2:  # one pair becomes a pung, the other stays
             waits_pair = tuple(doubles)
-        elif not singles and pairs == 1:
+        elif not singles and len(doubles) == 1:
             waits_sets = tuple(doubles)
-        elif len(singles) == 1 and pairs == 0:
+        elif len(singles) == 1 and not doubles:
             waits_pair = tuple(singles)
-    return complete_sets, complete_pair, waits_sets, waits_pair
+    return rem, ok and not doubles, ok and len(doubles) == 1, waits_sets, waits_pair
 
 
-def _group_infos(counts: Sequence[int]) -> list[tuple[bool, bool, tuple[int, ...], tuple[int, ...]]]:
-    infos = [_suit_info(tuple(counts[9 * s:9 * s + 9])) for s in range(3)]
-    infos.append(_honor_info(counts))
-    return infos
+def _group_infos(counts: Sequence[int]) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
+    return (_suit_info(tuple(counts[0:9])), _suit_info(tuple(counts[9:18])),
+            _suit_info(tuple(counts[18:27])), _honor_info(tuple(counts[27:34])))
+
+
+_GROUP_OFFSETS = (0, 9, 18, EAST)
 
 
 # ---------------------------------------------------------------- regular shape
@@ -138,22 +132,11 @@ def _group_infos(counts: Sequence[int]) -> list[tuple[bool, bool, tuple[int, ...
 def is_regular_complete(counts: Sequence[int]) -> bool:
     """Standing tiles (any number 3k+2) split into sets and exactly one pair."""
     pair_groups = 0
-    for s in range(3):
-        key = tuple(counts[9 * s:9 * s + 9])
-        size = sum(key)
-        rem = size % 3
-        if rem == 1:
+    for info in _group_infos(counts):
+        rem = info[0]
+        if rem == 1 or not (info[2] if rem == 2 else info[1]):
             return False
-        if size:
-            info = _suit_info(key)
-            if not (info[1] if rem == 2 else info[0]):
-                return False
-            pair_groups += rem == 2
-    for t in HONORS:
-        c = counts[t]
-        if c == 1 or c == 4:
-            return False
-        pair_groups += c == 2
+        pair_groups += rem == 2
     return pair_groups == 1
 
 
@@ -161,28 +144,21 @@ def regular_waits(counts: Sequence[int]) -> list[int]:
     """Kinds that complete standing tiles (3k+1 of them) as sets + one pair. A kind of
     which all four copies are already held still counts (a "fifth copy"), as in PyMahjongGB."""
     infos = _group_infos(counts)
-    sizes = [sum(counts[9 * s:9 * s + 9]) for s in range(3)]
-    sizes.append(sum(counts[t] for t in HONORS))
-    rems = [n % 3 for n in sizes]
+    rems = [info[0] for info in infos]
     waits: list[int] = []
-    if rems.count(1) == 1 and rems.count(0) == 3:
+    ones = rems.count(1)
+    if ones == 1 and rems.count(0) == 3:
         g = rems.index(1)
-        if all(infos[h][0] for h in range(4) if h != g):
-            waits.extend(_tiles_of(g, infos[g][3]))
-    elif rems.count(2) == 2 and rems.count(0) == 2:
+        if all(infos[h][1] for h in range(4) if h != g):
+            waits = [_GROUP_OFFSETS[g] + r for r in infos[g][4]]
+    elif ones == 0 and rems.count(2) == 2:
         twos = [g for g in range(4) if rems[g] == 2]
-        if all(infos[h][0] for h in range(4) if rems[h] == 0):
+        if all(infos[h][1] for h in range(4) if rems[h] == 0):
             for g in twos:
                 other = twos[0] if g == twos[1] else twos[1]
-                if infos[other][1]:
-                    waits.extend(_tiles_of(g, infos[g][2]))
+                if infos[other][2]:
+                    waits += [_GROUP_OFFSETS[g] + r for r in infos[g][3]]
     return sorted(waits)
-
-
-def _tiles_of(group: int, ranks_or_tiles: tuple[int, ...]) -> list[int]:
-    if group == 3:
-        return list(ranks_or_tiles)
-    return [9 * group + r for r in ranks_or_tiles]
 
 
 # ---------------------------------------------------------------- special shapes

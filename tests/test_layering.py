@@ -6,7 +6,7 @@ Layers (docs: shared/design/architecture.md §2):
     arena -> agents (by import string at run time only)
 
 The rules are data: ``MJENV_LAYERS`` maps a module prefix to the mjenv modules it may import
-(its own package is always allowed). A new layer adds one row, e.g.
+(a package lists itself to import its own modules). A new layer adds one row, e.g.
 ``"mjenv.engine": {"mjenv.tiles", "mjenv.melds", "mjenv.decompose", "mjenv.fans"}``; a module
 that matches no row fails the test, so no layer escapes the check. Every import counts, also
 those inside functions.
@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -52,48 +51,42 @@ NEVER_IN_MJENV = {"MahjongGB", "torch", "agents"}
 AGENTS_MAY_NOT_IMPORT = {"mjenv.engine"}
 
 
-@dataclass(frozen=True)
-class Import:
-    module: str  # the importing module
-    target: str  # the imported module, absolute
-    line: int
-
-
 def module_name(path: Path) -> str:
+    """``mjenv/fans/table.py`` -> ``mjenv.fans.table``; a package's ``__init__`` -> its name.
+
+    The top package's ``__init__`` keeps its name (``mjenv.__init__``) so it has a row of its own.
+    """
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__" and len(parts) > 1 and parts[:-1] != ["mjenv"]:
+    if parts[-1] == "__init__" and len(parts) > 2:
         parts.pop()
     return ".".join(parts)
 
 
-def imports_of(path: Path) -> list[Import]:
-    name = module_name(path)
-    is_package = path.name == "__init__.py"
-    package = name if is_package and not name.endswith("__init__") else name.rpartition(".")[0]
-    if name == "mjenv.__init__":
-        package = "mjenv"
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: list[Import] = []
-    for node in ast.walk(tree):
+def _is_module(name: str) -> bool:
+    base = ROOT.joinpath(*name.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def imports_of(module: str, source: str, is_package: bool = False) -> list[tuple[str, int]]:
+    """Every module that ``source`` (the text of ``module``) imports, as (absolute name, line)."""
+    if module.endswith(".__init__"):
+        module, is_package = module.removesuffix(".__init__"), True
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found.extend(Import(name, alias.name, node.lineno) for alias in node.names)
+            found.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")
-                if node.level > 1:
-                    base = base[: len(base) - (node.level - 1)]
-                prefix = ".".join(base)
-                target = f"{prefix}.{node.module}" if node.module else prefix
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
             else:
                 target = node.module or ""
-            found.append(Import(name, target, node.lineno))
-            if node.level and not node.module:  # from . import x: x may be a module
-                found.extend(Import(name, f"{target}.{a.name}", node.lineno) for a in node.names)
+            for alias in node.names:  # `from pkg import submodule` imports the submodule
+                sub = f"{target}.{alias.name}"
+                found.append((sub if _is_module(sub) else target, node.lineno))
     return found
-
-
-def _sources(top: str) -> list[Path]:
-    return sorted(p for p in (ROOT / top).rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def _matches(module: str, prefix: str) -> bool:
@@ -105,12 +98,39 @@ def rule_for(module: str) -> set[str] | None:
     return None if best is None else MJENV_LAYERS[best]
 
 
-MJENV_FILES = _sources("mjenv")
-AGENT_FILES = _sources("agents")
+def mjenv_violations(module: str, source: str, is_package: bool = False) -> list[str]:
+    """What is wrong with the imports of one mjenv module (empty when it keeps the layering)."""
+    allowed = rule_for(module)
+    if allowed is None:
+        return [f"{module} is in no layer: add a row for it to MJENV_LAYERS in {__name__}"]
+    problems = []
+    for target, line in imports_of(module, source, is_package):
+        top = target.split(".")[0]
+        where = f"{module}:{line} imports {target}"
+        if top in NEVER_IN_MJENV:
+            problems.append(f"{where}: mjenv never imports {top}")
+        elif top == "mjenv":
+            if not any(_matches(target, p) for p in allowed):
+                problems.append(f"{where}: {module} may import only "
+                                f"{sorted(allowed) or 'nothing of mjenv'}")
+        elif top in GYM_PACKAGES:
+            if not any(_matches(module, m) for m in GYM_MODULES):
+                problems.append(f"{where}: only the env module (GYM_MODULES) may import {top}")
+        elif top not in sys.stdlib_module_names and top not in MJENV_THIRD_PARTY:
+            problems.append(f"{where}: not a declared dependency of mjenv (MJENV_THIRD_PARTY)")
+    return problems
+
+
+def _sources(top: str) -> list[Path]:
+    return sorted(p for p in (ROOT / top).rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def _id(path: Path) -> str:
     return str(path.relative_to(ROOT))
+
+
+MJENV_FILES = _sources("mjenv")
+AGENT_FILES = _sources("agents")
 
 
 def test_the_known_layers_exist() -> None:
@@ -120,52 +140,48 @@ def test_the_known_layers_exist() -> None:
 
 @pytest.mark.parametrize("path", MJENV_FILES, ids=_id)
 def test_mjenv_module_imports_only_lower_layers(path: Path) -> None:
-    module = module_name(path)
-    allowed = rule_for(module)
-    assert allowed is not None, (
-        f"{module} is in no layer: add a row for it to MJENV_LAYERS in tests/test_layering.py"
-    )
-    stdlib = sys.stdlib_module_names
-    for imp in imports_of(path):
-        top = imp.target.split(".")[0]
-        where = f"{_id(path)}:{imp.line} imports {imp.target}"
-        assert top not in NEVER_IN_MJENV, f"{where}: mjenv never imports {top}"
-        if top == "mjenv":
-            if imp.target == "mjenv":  # `from mjenv import __version__`: the package facade
-                assert module in ("mjenv.cli", "mjenv.__main__", "mjenv.__init__") or not any(
-                    True for _ in ()
-                ), where
-                continue
-            assert any(_matches(imp.target, p) for p in allowed), (
-                f"{where}: {module} may import only {sorted(allowed) or 'nothing of mjenv'}"
-            )
-        elif top in GYM_PACKAGES:
-            assert any(_matches(module, m) for m in GYM_MODULES), (
-                f"{where}: only the env module (GYM_MODULES) may import {top}"
-            )
-        else:
-            assert top in stdlib or top in MJENV_THIRD_PARTY or top == "__future__", (
-                f"{where}: not a declared dependency of mjenv (MJENV_THIRD_PARTY)"
-            )
+    source = path.read_text(encoding="utf-8")
+    is_package = path.name == "__init__.py"
+    assert mjenv_violations(module_name(path), source, is_package) == []
 
 
 @pytest.mark.parametrize("path", AGENT_FILES, ids=_id)
 def test_agents_use_the_public_api(path: Path) -> None:
-    for imp in imports_of(path):
-        assert imp.target.split(".")[0] != "MahjongGB", f"{_id(path)}:{imp.line}"
-        assert not any(_matches(imp.target, p) for p in AGENTS_MAY_NOT_IMPORT), (
-            f"{_id(path)}:{imp.line} imports {imp.target}: agents never see the engine"
+    name = module_name(path)
+    for target, line in imports_of(name, path.read_text(encoding="utf-8"),
+                                   path.name == "__init__.py"):
+        assert target.split(".")[0] != "MahjongGB", f"{_id(path)}:{line}"
+        assert not any(_matches(target, p) for p in AGENTS_MAY_NOT_IMPORT), (
+            f"{_id(path)}:{line} imports {target}: agents never see the engine"
         )
 
 
-def test_rules_catch_an_upward_import(tmp_path: Path) -> None:
-    """The checker itself: relative and absolute upward imports are both seen."""
-    fake = ROOT / "mjenv" / "melds.py"
-    tree = imports_of(fake)
-    assert any(i.target == "mjenv.tiles" for i in tree)
-    assert rule_for("mjenv.fans.table") == MJENV_LAYERS["mjenv.fans"]
-    assert rule_for("mjenv.tilesx") is None
-    assert not any(_matches("mjenv.fans", p) for p in MJENV_LAYERS["mjenv.decompose"])
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        ("mjenv.tiles", "import re\nfrom collections.abc import Iterable\n", []),
+        ("mjenv.tiles", "from mjenv.melds import Meld\n", ["may import only nothing of mjenv"]),
+        ("mjenv.melds", "from .tiles import tile_id\n", []),
+        ("mjenv.melds", "from . import decompose\n", ["may import only"]),
+        ("mjenv.decompose", "def f():\n    from mjenv.fans import calculate\n",
+         ["may import only"]),
+        ("mjenv.fans.calculator", "from .table import FANS\nfrom ..decompose import x\n", []),
+        ("mjenv.fans.calculator", "from ..cli import main\n", ["may import only"]),
+        ("mjenv.fans", "from mjenv.fans.table import FANS\n", []),
+        ("mjenv.fans.table", "import MahjongGB\n", ["never imports MahjongGB"]),
+        ("mjenv.cli", "def f():\n    import torch\n", ["never imports torch"]),
+        ("mjenv.cli", "import agents.random\n", ["never imports agents"]),
+        ("mjenv.cli", "from pettingzoo import AECEnv\n", ["only the env module"]),
+        ("mjenv.fans.table", "import numpy as np\n", []),
+        ("mjenv.fans.table", "import scipy\n", ["not a declared dependency"]),
+        ("mjenv.newlayer", "", ["is in no layer"]),
+    ],
+)
+def test_the_checker_itself(module: str, source: str, expected: list[str]) -> None:
+    problems = mjenv_violations(module, source)
+    assert len(problems) == len(expected), problems
+    for problem, fragment in zip(problems, expected, strict=True):
+        assert fragment in problem
 
 
 def test_import_mjenv_is_light() -> None:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Any
 
 from mjenv.decompose import (
     HONORS,
+    KNITTED_PATTERNS,
     is_honors_and_knitted,
     is_seven_pairs,
     is_thirteen_orphans,
@@ -27,7 +29,7 @@ from mjenv.decompose import (
 )
 from mjenv.fans import table as T
 from mjenv.fans.table import FANS, Fan
-from mjenv.melds import CHOW, CONCEALED_KONG, KONG_KINDS, Meld
+from mjenv.melds import CHOW, CONCEALED_KONG, KONG_KINDS, PUNG, Meld
 from mjenv.tiles import CODES, EAST, NUM_KINDS, NUM_TILE_IDS, RED, parse_tiles, tile_code
 
 MINIMUM_POINTS = 8
@@ -88,15 +90,40 @@ class FanEntry:
                 "count": self.count}
 
 
-@dataclass(frozen=True, slots=True)
 class FanResult:
-    """The score of a winning hand: each fan, the total, and the reading that gave it."""
+    """The score of a winning hand: each fan, the total, and the reading that gave it.
 
-    fans: tuple[FanEntry, ...]
-    total: int
-    flowers: int
-    shape: str
-    decomposition: tuple[Group, ...]
+    ``decomposition`` (the sets and pair of the reading) is built when first asked for: most
+    callers (the engine, agents) only need the total.
+    """
+
+    __slots__ = ("fans", "total", "flowers", "shape", "_source", "_groups")
+
+    def __init__(self, fans: tuple[FanEntry, ...], total: int, flowers: int, shape: str,
+                 source: tuple[Any, ...]) -> None:
+        self.fans = fans
+        self.total = total
+        self.flowers = flowers
+        self.shape = shape
+        self._source = source
+        self._groups: tuple[Group, ...] | None = None
+
+    @property
+    def decomposition(self) -> tuple[Group, ...]:
+        if self._groups is None:
+            self._groups = _groups(*self._source)
+        return self._groups
+
+    def __repr__(self) -> str:
+        return f"FanResult({self}, shape={self.shape!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FanResult):
+            return NotImplemented
+        return (self.fans, self.total, self.flowers, self.shape) == (
+            other.fans, other.total, other.flowers, other.shape)
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def meets_minimum(self) -> bool:
@@ -148,6 +175,19 @@ def _tiles(values: str | Iterable[object], what: str) -> list[int]:
     return [_tile(v, what) for v in values]
 
 
+def _fast_tiles(values: str | Iterable[object]) -> list[int]:
+    """Ids of the tiles: a dictionary lookup each in the common case, full checks otherwise."""
+    if not isinstance(values, str):
+        try:
+            ids = [_ANY_TO_ID[v] for v in values]  # type: ignore[index]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if not ids or max(ids) < NUM_KINDS:
+                return ids
+    return _tiles(values, "hand")
+
+
 def _meld(value: object) -> Meld:
     if isinstance(value, Meld):
         return value
@@ -174,21 +214,33 @@ class _Hand:
 
     __slots__ = ("standing", "counts", "melds", "win", "self_drawn", "last_copy", "last_tile",
                  "kong_win", "seat_wind", "prevalent_wind", "flowers", "all_counts",
-                 "meld_chows", "meld_pungs", "n_exposed", "_unique_wait")
+                 "meld_chows", "meld_pung_tiles", "melded_kongs", "concealed_kongs",
+                 "n_exposed", "nine_gates", "regular_base", "present", "_unique_wait")
 
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
                  self_drawn: object, last_copy: object, last_tile: object, kong_win: object,
                  seat_wind: object, prevalent_wind: object, flowers: object) -> None:
-        standing = _tiles(hand, "hand")
-        meld_list = [_meld(m) for m in melds]
-        win = _tile(win_tile, "win_tile")
-        self.self_drawn = _flag(self_drawn, "self_drawn")
-        last_copy = _flag(last_copy, "last_copy")
-        self.last_tile = _flag(last_tile, "last_tile")
-        self.kong_win = _flag(kong_win, "kong_win")
-        self.seat_wind = _small_int(seat_wind, "seat_wind", 3)
-        self.prevalent_wind = _small_int(prevalent_wind, "prevalent_wind", 3)
-        self.flowers = _small_int(flowers, "flowers", 8)
+        standing = _fast_tiles(hand)
+        meld_list = [m if type(m) is Meld else _meld(m) for m in melds]
+        win = _ANY_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
+        if not 0 <= win < NUM_KINDS:
+            win = _tile(win_tile, "win_tile")
+        if not (type(self_drawn) is bool and type(last_copy) is bool
+                and type(last_tile) is bool and type(kong_win) is bool):
+            for value, name in ((self_drawn, "self_drawn"), (last_copy, "last_copy"),
+                                (last_tile, "last_tile"), (kong_win, "kong_win")):
+                _flag(value, name)
+        if not (type(seat_wind) is int and 0 <= seat_wind <= 3 and type(prevalent_wind) is int
+                and 0 <= prevalent_wind <= 3 and type(flowers) is int and 0 <= flowers <= 8):
+            _small_int(seat_wind, "seat_wind", 3)
+            _small_int(prevalent_wind, "prevalent_wind", 3)
+            _small_int(flowers, "flowers", 8)
+        self.self_drawn = self_drawn
+        self.last_tile = last_tile
+        self.kong_win = kong_win
+        self.seat_wind = seat_wind
+        self.prevalent_wind = prevalent_wind
+        self.flowers = flowers
         if len(meld_list) > 4:
             raise InvalidHandError(f"at most 4 melds, got {len(meld_list)}")
         expected = 13 - 3 * len(meld_list)
@@ -203,16 +255,26 @@ class _Hand:
         counts[win] += 1
         all_counts = counts[:]
         meld_copies_of_win = 0
-        has_kong = False
+        meld_chows: list[int] = []
+        meld_pungs: list[int] = []
+        concealed_kongs = melded_kongs = 0
         for m in meld_list:
             for t in m.tiles:
                 all_counts[t] += 1
-            if m.kind in KONG_KINDS:
-                has_kong = True
+            kind = m.kind
+            if kind == CHOW:
+                meld_chows.append(m.tiles[0])
+            else:
+                meld_pungs.append(m.tiles[0])
+                if kind == CONCEALED_KONG:
+                    concealed_kongs += 1
+                elif kind != PUNG:
+                    melded_kongs += 1
             meld_copies_of_win += m.tiles.count(win)
-        for t in range(NUM_KINDS):
-            if all_counts[t] > 4:
-                raise InvalidHandError(f"more than 4 copies of {CODES[t]} ({all_counts[t]})")
+        has_kong = concealed_kongs + melded_kongs > 0
+        if max(all_counts) > 4:
+            t = max(range(NUM_KINDS), key=all_counts.__getitem__)
+            raise InvalidHandError(f"more than 4 copies of {CODES[t]} ({all_counts[t]})")
         if self.kong_win:
             if self.self_drawn and not has_kong:
                 raise InvalidHandError("kong_win with self_drawn (杠上开花) needs a kong")
@@ -237,11 +299,14 @@ class _Hand:
         self.melds = meld_list
         self.win = win
         self.all_counts = all_counts
-        self.meld_chows = [m.tiles[0] for m in meld_list if m.kind == CHOW]
-        # (tile, concealed, kong)
-        self.meld_pungs = [(m.tiles[0], m.kind == CONCEALED_KONG, m.kind in KONG_KINDS)
-                           for m in meld_list if m.kind != CHOW]
-        self.n_exposed = sum(1 for m in meld_list if m.kind != CONCEALED_KONG)
+        self.meld_chows = tuple(meld_chows)
+        self.meld_pung_tiles = tuple(meld_pungs)
+        self.concealed_kongs = concealed_kongs
+        self.melded_kongs = melded_kongs
+        self.n_exposed = len(meld_list) - concealed_kongs
+        self.nine_gates = _is_nine_gates(counts, win) if not meld_list else False
+        self.regular_base: dict[int, int] = {}
+        self.present = 0
         self._unique_wait: bool | None = None
 
     def unique_wait(self) -> bool:
@@ -268,7 +333,9 @@ def _mask(tiles: Iterable[int]) -> int:
     return m
 
 
-SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+_BITS = tuple(1 << t for t in range(NUM_KINDS))
+_CHOW_BITS = tuple(7 << t for t in range(EAST))
+_W_MASK, _T_MASK, _B_MASK = (_mask(range(9 * s, 9 * s + 9)) for s in range(3))
 WIND_MASK = _mask(range(EAST, RED))
 DRAGON_MASK = _mask(range(RED, NUM_KINDS))
 HONOR_MASK = WIND_MASK | DRAGON_MASK
@@ -295,17 +362,17 @@ def _hand_fans(h: _Hand) -> dict[int, int]:
     """Fans that depend on the tiles and flags only, the same for every reading."""
     fans: dict[int, int] = {}
     present = 0
-    hogs = 0
-    for t in range(NUM_KINDS):
-        c = h.all_counts[t]
-        if c:
-            present |= 1 << t
-            if c == 4:
-                hogs += 1
-    hogs -= sum(1 for _, _, kong in h.meld_pungs if kong)
+    for t in h.standing:
+        present |= _BITS[t]
+    for t in h.meld_chows:
+        present |= _CHOW_BITS[t]
+    for t in h.meld_pung_tiles:
+        present |= _BITS[t]
+    h.present = present
+    hogs = h.all_counts.count(4) - h.melded_kongs - h.concealed_kongs
     if hogs > 0:
         fans[T.TILE_HOG] = hogs
-    suits = sum(1 for m in SUIT_MASKS if present & m)
+    suits = ((present & _W_MASK) != 0) + ((present & _T_MASK) != 0) + ((present & _B_MASK) != 0)
     honors = present & HONOR_MASK
     if present & ~GREEN_MASK == 0:
         fans[T.ALL_GREEN] = 1
@@ -542,8 +609,7 @@ def _pung_combination_fans(tiles: Sequence[int], fans: dict[int, int]) -> None:
                 fans[fan] = fans.get(fan, 0) + 1
 
 
-def _kong_fans(melded_kongs: int, concealed_kongs: int, concealed_pungs: int,
-               fans: dict[int, int]) -> None:
+def _kong_fans(melded_kongs: int, concealed_kongs: int, fans: dict[int, int]) -> None:
     kongs = melded_kongs + concealed_kongs
     if kongs == 1:
         fans[T.MELDED_KONG if melded_kongs else T.CONCEALED_KONG] = 1
@@ -555,13 +621,6 @@ def _kong_fans(melded_kongs: int, concealed_kongs: int, concealed_pungs: int,
         fans[T.THREE_KONGS] = 1
     elif kongs == 4:
         fans[T.FOUR_KONGS] = 1
-    concealed = concealed_kongs + concealed_pungs
-    if concealed == 2:
-        fans[T.TWO_CONCEALED_PUNGS] = 1
-    elif concealed == 3:
-        fans[T.THREE_CONCEALED_PUNGS] = 1
-    elif concealed == 4:
-        fans[T.FOUR_CONCEALED_PUNGS] = 1
 
 
 # ---------------------------------------------------------------- one regular reading
@@ -569,119 +628,143 @@ def _kong_fans(melded_kongs: int, concealed_kongs: int, concealed_pungs: int,
 _NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def _is_nine_gates(h: _Hand) -> bool:
-    if h.melds:
+def _is_nine_gates(counts: Sequence[int], win: int) -> bool:
+    """Concealed 1112345678999 of the winning tile's suit before the win (no melds)."""
+    if win >= EAST:
         return False
-    suit = h.win // 9
-    if h.win >= EAST:
-        return False
-    before = h.counts[9 * suit:9 * suit + 9]
-    before[h.win % 9] -= 1
+    start = win - win % 9
+    before = list(counts[start:start + 9])
+    before[win % 9] -= 1
     return tuple(before) == _NINE_GATES_BASE
 
 
-def _regular_fans(h: _Hand, base: dict[int, int], std_chows: Sequence[int],
-                  std_pungs: Sequence[int], pair: int,
+_OUTSIDE, _FIVE, _EVEN = 1, 2, 4
+_CHOW_TRAITS = tuple((_OUTSIDE if c % 9 in (0, 6) else 0) | (_FIVE if c % 9 in (2, 3, 4) else 0)
+                     for c in range(EAST))
+_TILE_TRAITS = tuple(
+    _OUTSIDE if t >= EAST else
+    (_OUTSIDE if t % 9 in (0, 8) else 0) | (_FIVE if t % 9 == 4 else 0)
+    | (_EVEN if t % 9 in (1, 3, 5, 7) else 0)
+    for t in range(NUM_KINDS))
+
+
+@cache
+def _chow_combination(chows: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Chow-combination fans of a sorted tuple of chows (a finite table, filled lazily)."""
+    fans: dict[int, int] = {}
+    _chow_fans(chows, -1, fans)
+    return tuple(fans.items())
+
+
+@cache
+def _pung_combination(pungs: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """(pung-combination fans, dragon pungs, terminal pungs) of a sorted tuple of pung tiles."""
+    fans: dict[int, int] = {}
+    _pung_combination_fans(pungs, fans)
+    dragons = sum(1 for t in pungs if t >= RED)
+    terminals = sum(1 for t in pungs if t < EAST and t % 9 in (0, 8))
+    return tuple(fans.items()), dragons, terminals
+
+
+def _regular_fans(h: _Hand, std_chows: tuple[int, ...], std_pungs: tuple[int, ...], pair: int,
                   knitted: tuple[int, ...] | None) -> dict[int, int]:
     """Fans of one regular (or knitted straight + set + pair) reading."""
-    fans = dict(base)
+    fans = dict(h.regular_base)
     win = h.win
-    chows = sorted([*h.meld_chows, *std_chows])
     # A pung completed by the winning discard is exposed, unless the tile can be read as part
     # of a concealed chow of this reading (rules §4.8).
-    exposed_by_discard = (not h.self_drawn and win in std_pungs
-                          and not any(c <= win <= c + 2 for c in std_chows))
-    pungs = list(h.meld_pungs)
-    concealed_pungs = 0
-    for t in std_pungs:
-        if exposed_by_discard and t == win:
-            pungs.append((t, False, False))
-            exposed_by_discard = False
+    concealed_pungs = len(std_pungs)
+    if not h.self_drawn and win in std_pungs:
+        for c in std_chows:
+            if c <= win <= c + 2:
+                break
         else:
-            pungs.append((t, True, False))
-            concealed_pungs += 1
-    pung_tiles = sorted(p[0] for p in pungs)
-    n_chows = len(chows) + (3 if knitted else 0)
+            concealed_pungs -= 1
+    chows = tuple(sorted(h.meld_chows + std_chows)) if h.meld_chows else std_chows
+    pungs = tuple(sorted(h.meld_pung_tiles + std_pungs)) if h.meld_pung_tiles else std_pungs
 
-    # concealment and how the hand was won
-    if h.n_exposed == 0:
-        fans[T.FULLY_CONCEALED if h.self_drawn else T.CONCEALED_HAND] = 1
-    elif h.n_exposed == 4 and not h.self_drawn:
-        fans[T.MELDED_HAND] = 1
-
+    traits = 0 if knitted else _OUTSIDE | _FIVE | _EVEN
     if knitted:
         fans[T.KNITTED_STRAIGHT] = 1
-    else:
-        _chow_fans(chows, pair, fans)
-    _pung_combination_fans(pung_tiles, fans)
+    elif chows:
+        if len(chows) == 4:
+            fan = _terminal_chows_fan(chows, pair)
+            if fan:
+                fans[fan] = 1
+        if len(chows) < 4 or not fan:
+            for fan, n in _chow_combination(chows):
+                fans[fan] = fans.get(fan, 0) + n
+        for c in chows:
+            traits &= _CHOW_TRAITS[c]
+    dragons = terminal_pungs = 0
+    if pungs:
+        combination, dragons, terminal_pungs = _pung_combination(pungs)
+        for fan, n in combination:
+            fans[fan] = fans.get(fan, 0) + n
+        for t in pungs:
+            traits &= _TILE_TRAITS[t]
+    traits &= _TILE_TRAITS[pair]
 
-    # pair-completed fans (rules: 平和, 小三元, 小四喜)
-    if n_chows == 4 and pair < EAST:
+    # pair-completed fans (平和, 小三元, 小四喜)
+    if len(chows) + (3 if knitted else 0) == 4 and pair < EAST:
         fans[T.ALL_CHOWS] = 1
-    if T.TWO_DRAGON_PUNGS in fans and pair >= RED:
-        del fans[T.TWO_DRAGON_PUNGS]
-        fans[T.LITTLE_THREE_DRAGONS] = 1
-    if T.BIG_THREE_WINDS in fans and EAST <= pair < RED:
-        del fans[T.BIG_THREE_WINDS]
-        fans[T.LITTLE_FOUR_WINDS] = 1
+    if pair >= EAST:
+        if pair >= RED:
+            if T.TWO_DRAGON_PUNGS in fans:
+                del fans[T.TWO_DRAGON_PUNGS]
+                fans[T.LITTLE_THREE_DRAGONS] = 1
+        elif T.BIG_THREE_WINDS in fans:
+            del fans[T.BIG_THREE_WINDS]
+            fans[T.LITTLE_FOUR_WINDS] = 1
 
     # every set and the pair
-    if not knitted:
-        if len(pung_tiles) == 4:
-            fans[T.ALL_PUNGS] = 1
-            if all(t < EAST and t % 9 in (1, 3, 5, 7) for t in (*pung_tiles, pair)):
-                fans[T.ALL_EVEN_PUNGS] = 1
-        if (all(c % 9 in (0, 6) for c in chows)
-                and all(t >= EAST or t % 9 in (0, 8) for t in (*pung_tiles, pair))):
-            fans[T.OUTSIDE_HAND] = 1
-        if (all(c % 9 in (2, 3, 4) for c in chows)
-                and all(t < EAST and t % 9 == 4 for t in (*pung_tiles, pair))):
-            fans[T.ALL_FIVES] = 1
+    if len(pungs) == 4:
+        fans[T.ALL_PUNGS] = 1
+        if traits & _EVEN:
+            fans[T.ALL_EVEN_PUNGS] = 1
+    if traits & _OUTSIDE:
+        fans[T.OUTSIDE_HAND] = 1
+    if traits & _FIVE:
+        fans[T.ALL_FIVES] = 1
 
-    # single pungs: dragons, winds, terminals
-    wind_fans_suppressed = T.BIG_THREE_WINDS in fans or T.LITTLE_FOUR_WINDS in fans
-    terminal_pungs = 0
-    for t in pung_tiles:
-        if t >= RED:
-            fans[T.DRAGON_PUNG] = fans.get(T.DRAGON_PUNG, 0) + 1
-        elif t >= EAST:
-            wind = t - EAST
-            own = False
-            if wind == h.prevalent_wind:
-                fans[T.PREVALENT_WIND] = 1
-                own = True
-            if wind == h.seat_wind:
-                fans[T.SEAT_WIND] = 1
-                own = True
-            if not own and not wind_fans_suppressed:
-                terminal_pungs += 1
-        elif t % 9 in (0, 8):
-            terminal_pungs += 1
-
-    melded_kongs = sum(1 for _, concealed, kong in pungs if kong and not concealed)
-    concealed_kongs = sum(1 for _, concealed, kong in pungs if kong and concealed)
-    _kong_fans(melded_kongs, concealed_kongs, concealed_pungs, fans)
-
-    if _is_nine_gates(h):
+    # single pungs: dragons, winds (幺九刻 only for a wind neither seat nor prevalent, and not
+    # under 三风刻 / 小四喜), terminals
+    if dragons:
+        fans[T.DRAGON_PUNG] = dragons
+    if pungs and pungs[-1] >= EAST:
+        suppressed = T.BIG_THREE_WINDS in fans or T.LITTLE_FOUR_WINDS in fans
+        for t in pungs:
+            if EAST <= t < RED:
+                own = False
+                if t - EAST == h.prevalent_wind:
+                    fans[T.PREVALENT_WIND] = 1
+                    own = True
+                if t - EAST == h.seat_wind:
+                    fans[T.SEAT_WIND] = 1
+                    own = True
+                if not own and not suppressed:
+                    terminal_pungs += 1
+    concealed = concealed_pungs + h.concealed_kongs
+    if concealed >= 2:
+        fans[(T.TWO_CONCEALED_PUNGS, T.THREE_CONCEALED_PUNGS,
+              T.FOUR_CONCEALED_PUNGS)[concealed - 2]] = 1
+    if h.nine_gates:
         fans[T.NINE_GATES] = 1
         terminal_pungs -= 1
     if terminal_pungs > 0:
         fans[T.PUNG_OF_TERMINALS] = terminal_pungs
 
-    # wait: only with a unique winning kind, and only one wait fan
-    if h.unique_wait() if not knitted else _knitted_unique_wait(h, knitted):
-        edge = closed = False
-        for c in std_chows:
-            if c + 1 == win:
-                closed = True
-            elif c == win or c + 2 == win:
-                edge = True
-        if edge:
-            fans[T.EDGE_WAIT] = 1
-        elif closed:
-            fans[T.CLOSED_WAIT] = 1
-        elif pair == win:
-            fans[T.SINGLE_WAIT] = 1
+    # wait: one wait fan at most, and only with a unique winning kind (checked last: costly)
+    edge = closed = False
+    for c in std_chows:
+        if c + 1 == win:
+            closed = True
+        elif c == win or c + 2 == win:
+            edge = True
+    wait_fan = (T.EDGE_WAIT if edge else T.CLOSED_WAIT if closed
+                else T.SINGLE_WAIT if pair == win else 0)
+    if wait_fan and (_knitted_unique_wait(h, knitted) if knitted else h.unique_wait()):
+        fans[wait_fan] = 1
     return fans
 
 
@@ -708,139 +791,185 @@ def _apply_exclusions(fans: dict[int, int]) -> dict[int, int]:
     for fan_id in sorted(fans):
         if fan_id in fans:
             for implied in _IMPLIES[fan_id]:
-                fans.pop(implied, None)
+                if implied in fans:
+                    del fans[implied]
     if not fans:
         fans[T.CHICKEN_HAND] = 1
     return fans
 
 
 def _total(fans: dict[int, int]) -> int:
-    return sum(_POINTS[f] * n for f, n in fans.items())
+    total = 0
+    for fan_id, n in fans.items():
+        total += _POINTS[fan_id] * n
+    return total
 
 
 # ---------------------------------------------------------------- readings
 
-Reading = tuple[dict[int, int], str, tuple[Group, ...]]
+Reading = tuple[dict[int, int], int, str, tuple[Any, ...]]
+"""(fans after exclusions, their total, shape, what the groups are built from if shown)"""
+
+_EMPTY_SUIT = (0,) * 9
+SuitSets = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
 
 
-def _meld_groups(h: _Hand) -> list[Group]:
-    return [Group("kong" if m.kind in KONG_KINDS else m.kind, m.tiles,
-                  m.kind == CONCEALED_KONG) for m in h.melds]
+@cache
+def _suit_sets(offset: int, key: tuple[int, ...]) -> SuitSets:
+    """The suit's readings with tile ids (chow first tiles, pung tiles, pair or -1)."""
+    return tuple((tuple(offset + r for r in chows), tuple(offset + r for r in pungs),
+                  offset + pair if pair >= 0 else -1)
+                 for chows, pungs, pair in suit_readings(key))
 
 
-def _regular_readings(h: _Hand, counts: Sequence[int], base: dict[int, int],
+def _regular_readings(h: _Hand, counts: Sequence[int],
                       knitted: tuple[int, ...] | None = None) -> list[Reading]:
     per_suit = []
-    for s in range(3):
-        key = tuple(counts[9 * s:9 * s + 9])
-        if sum(key):
-            found = suit_readings(key)
+    for s in (0, 9, 18):
+        key = tuple(counts[s:s + 9])
+        if key != _EMPTY_SUIT:
+            found = _suit_sets(s, key)
             if not found:
                 return []
-            per_suit.append([(tuple(9 * s + r for r in chows), tuple(9 * s + r for r in pungs),
-                              9 * s + pair if pair >= 0 else -1)
-                             for chows, pungs, pair in found])
-    honor_pungs = []
+            per_suit.append(found)
+    honor_pungs: tuple[int, ...] = ()
     honor_pair = -1
     for t in HONORS:
         c = counts[t]
         if c == 3:
-            honor_pungs.append(t)
+            honor_pungs += (t,)
         elif c == 2:
             if honor_pair >= 0:
                 return []
             honor_pair = t
         elif c:
             return []
+    shape = "knitted_straight" if knitted else "regular"
     out: list[Reading] = []
-    for combo in product(*per_suit):
-        chows = [c for part in combo for c in part[0]]
-        pungs = [p for part in combo for p in part[1]] + honor_pungs
-        pairs = [part[2] for part in combo if part[2] >= 0]
+    combos: Iterable[tuple[Any, ...]]
+    if len(per_suit) == 1:  # one suit: no product needed
+        combos = ((reading,) for reading in per_suit[0])
+    else:
+        combos = product(*per_suit)
+    for combo in combos:
+        if len(combo) == 1:
+            chows, pungs, pair = combo[0]
+        else:
+            chows = tuple(c for part in combo for c in part[0])
+            pungs = tuple(p for part in combo for p in part[1])
+            pairs = [part[2] for part in combo if part[2] >= 0]
+            pair = pairs[0] if len(pairs) == 1 else -1
+            if len(pairs) > 1:
+                continue
         if honor_pair >= 0:
-            pairs.append(honor_pair)
-        if len(pairs) != 1:
+            if pair >= 0:
+                continue
+            pair = honor_pair
+        elif pair < 0:
             continue
-        pair = pairs[0]
-        fans = _apply_exclusions(_regular_fans(h, base, chows, pungs, pair, knitted))
-        groups = _meld_groups(h)
-        if knitted:
-            groups.append(Group("knitted", knitted, True))
-        groups += [Group("chow", (c, c + 1, c + 2), True) for c in chows]
-        groups += [Group("pung", (p, p, p), True) for p in pungs]
-        groups.append(Group("pair", (pair, pair), True))
-        out.append((fans, "knitted_straight" if knitted else "regular", tuple(groups)))
+        pungs += honor_pungs
+        fans = _apply_exclusions(_regular_fans(h, chows, pungs, pair, knitted))
+        out.append((fans, _total(fans), shape, (knitted, chows, pungs, pair)))
     return out
 
 
-def _special_readings(h: _Hand, base: dict[int, int]) -> list[Reading]:
+def _special_readings(h: _Hand) -> list[Reading]:
     counts = h.counts
     out: list[Reading] = []
-    if h.melds:
-        return out
-    tiles = tuple(sorted(h.standing))
-    if is_seven_pairs(counts):
+    base = h.regular_base
+    pairs = counts.count(2) + 2 * counts.count(4)
+    if pairs == 7:
         fans = dict(base)
         kinds = [t for t in range(NUM_KINDS) if counts[t]]
         shifted = (len(kinds) == 7 and kinds[-1] < EAST and kinds[0] // 9 == kinds[-1] // 9
                    and kinds[-1] - kinds[0] == 6)
         fans[T.SEVEN_SHIFTED_PAIRS if shifted else T.SEVEN_PAIRS] = 1
-        groups = tuple(Group("pair", (t, t), True) for t in tiles[::2])
-        out.append((_apply_exclusions(fans), "seven_pairs", groups))
-    if is_thirteen_orphans(counts):
+        _apply_exclusions(fans)
+        out.append((fans, _total(fans), "seven_pairs", ()))
+    elif pairs == 1 and is_thirteen_orphans(counts):
         fans = dict(base)
         fans[T.THIRTEEN_ORPHANS] = 1
-        out.append((_apply_exclusions(fans), "thirteen_orphans",
-                    (Group("thirteen_orphans", tiles, True),)))
-    if is_honors_and_knitted(counts):
+        _apply_exclusions(fans)
+        out.append((fans, _total(fans), "thirteen_orphans", ()))
+    elif pairs == 0 and is_honors_and_knitted(counts):
         fans = dict(base)
         all_honors = all(counts[t] for t in HONORS)
         fans[T.GREATER_HONORS_KNITTED if all_honors else T.LESSER_HONORS_KNITTED] = 1
         pattern = knitted_pattern_of(counts)
         if pattern is not None and all(counts[t] for t in pattern):
             fans[T.KNITTED_STRAIGHT] = 1
-        out.append((_apply_exclusions(fans), "honors_knitted",
-                    (Group("honors_knitted", tiles, True),)))
+        _apply_exclusions(fans)
+        out.append((fans, _total(fans), "honors_knitted", ()))
     return out
 
 
 def _all_readings(h: _Hand) -> list[Reading]:
     base = _hand_fans(h)
-    readings = _regular_readings(h, h.counts, base)
-    readings += _special_readings(h, base)
-    if len(h.melds) <= 1:
+    # concealment and kongs are the same for every reading (special shapes exclude them)
+    if h.n_exposed == 0:
+        base[T.FULLY_CONCEALED if h.self_drawn else T.CONCEALED_HAND] = 1
+    elif h.n_exposed == 4 and not h.self_drawn:
+        base[T.MELDED_HAND] = 1
+    _kong_fans(h.melded_kongs, h.concealed_kongs, base)
+    h.regular_base = base
+    readings = _regular_readings(h, h.counts)
+    if not h.melds:
+        readings += _special_readings(h)
+    if len(h.melds) <= 1 and _may_hold_knitted_straight(h.present):
         for pattern, rest in knitted_straight_rests(h.counts):
-            readings += _regular_readings(h, rest, base, pattern)
+            readings += _regular_readings(h, rest, pattern)
     return readings
 
 
+_KNITTED_MASKS = tuple(_mask(pattern) for pattern in KNITTED_PATTERNS)
+
+
+def _may_hold_knitted_straight(present: int) -> bool:
+    """Cheap filter: some knitted straight's nine kinds are among the tiles."""
+    return any(present & m == m for m in _KNITTED_MASKS)
+
+
+def _groups(h: _Hand, shape: str, raw: tuple[Any, ...]) -> tuple[Group, ...]:
+    """The sets and pair of a reading, for people (built only for the reading shown)."""
+    tiles = tuple(sorted(h.standing))
+    if shape == "seven_pairs":
+        return tuple(Group("pair", (t, t), True) for t in tiles[::2])
+    if shape in ("thirteen_orphans", "honors_knitted"):
+        return (Group(shape, tiles, True),)
+    knitted, chows, pungs, pair = raw
+    groups = [Group("kong" if m.kind in KONG_KINDS else m.kind, m.tiles,
+                    m.kind == CONCEALED_KONG) for m in h.melds]
+    if knitted:
+        groups.append(Group("knitted", knitted, True))
+    groups += [Group("chow", (c, c + 1, c + 2), True) for c in chows]
+    exposed = (not h.self_drawn and h.win in pungs
+               and not any(c <= h.win <= c + 2 for c in chows))
+    groups += [Group("pung", (p, p, p), not (exposed and p == h.win)) for p in pungs]
+    groups.append(Group("pair", (pair, pair), True))
+    return tuple(groups)
+
+
+_ENTRIES: dict[tuple[int, int], FanEntry] = {}
+
+
 def _result(h: _Hand, reading: Reading) -> FanResult:
-    fans, shape, groups = reading
+    fans, total, shape, raw = reading
     if h.flowers:
         fans = {**fans, T.FLOWER_TILES: h.flowers}
-    entries = tuple(FanEntry(FANS[f - 1], n) for f, n in sorted(fans.items()))
-    return FanResult(entries, _total(fans), h.flowers, shape, groups)
+        total += h.flowers
+    entries = []
+    for key in sorted(fans.items()):
+        entry = _ENTRIES.get(key)
+        if entry is None:
+            entry = _ENTRIES[key] = FanEntry(FANS[key[0] - 1], key[1])
+        entries.append(entry)
+    return FanResult(tuple(entries), total, h.flowers, shape, (h, shape, raw))
 
-
-def _prepare(hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
-             flags: dict[str, Any]) -> _Hand:
-    unknown = set(flags) - _FLAG_DEFAULTS.keys()
-    if unknown:
-        raise InvalidHandError(f"unknown flag(s): {', '.join(sorted(unknown))}")
-    merged = {**_FLAG_DEFAULTS, **flags}
-    return _Hand(hand, melds, win_tile, **merged)
-
-
-_FLAG_DEFAULTS: dict[str, Any] = {
-    "self_drawn": False, "last_copy": False, "last_tile": False, "kong_win": False,
-    "seat_wind": 0, "prevalent_wind": 0, "flowers": 0,
-}
-
-
-# ---------------------------------------------------------------- public API
 
 def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
-              win_tile: object = None, **flags: Any) -> FanResult:
+              win_tile: object = None, *, self_drawn: bool = False, last_copy: bool = False,
+              last_tile: bool = False, kong_win: bool = False, seat_wind: int = 0,
+              prevalent_wind: int = 0, flowers: int = 0) -> FanResult:
     """Score a winning hand.
 
     ``hand`` is the concealed tiles without the winning tile (ids, codes, or a string for
@@ -855,26 +984,28 @@ def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
     """
     if win_tile is None:
         raise InvalidHandError("win_tile is required")
-    h = _prepare(hand, melds, win_tile, flags)
+    h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
+              prevalent_wind, flowers)
     readings = _all_readings(h)
     if not readings:
         raise NotWinError(f"not a complete hand: {_describe(h)}")
     best = readings[0]
-    best_total = _total(best[0])
-    for reading in readings[1:]:
-        total = _total(reading[0])
-        if total > best_total:
-            best, best_total = reading, total
+    for reading in readings:
+        if reading[1] > best[1]:
+            best = reading
     return _result(h, best)
 
 
 def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
-                  win_tile: object = None, **flags: Any) -> list[FanResult]:
+                  win_tile: object = None, *, self_drawn: bool = False, last_copy: bool = False,
+                  last_tile: bool = False, kong_win: bool = False, seat_wind: int = 0,
+                  prevalent_wind: int = 0, flowers: int = 0) -> list[FanResult]:
     """Every distinct scored reading of the hand, highest total first (ties keep the order
     in which readings are found). Same arguments and errors as :func:`calculate`."""
     if win_tile is None:
         raise InvalidHandError("win_tile is required")
-    h = _prepare(hand, melds, win_tile, flags)
+    h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
+              prevalent_wind, flowers)
     readings = _all_readings(h)
     if not readings:
         raise NotWinError(f"not a complete hand: {_describe(h)}")

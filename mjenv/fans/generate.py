@@ -467,6 +467,11 @@ def _random_style(rng: np.random.Generator) -> tuple[list[int], float]:
     """A random tile pool (suits, honours, rank band) and a pung probability."""
     n_suits = int(rng.choice([1, 2, 3], p=[0.15, 0.3, 0.55]))
     suits = sorted(int(s) for s in rng.choice(3, size=n_suits, replace=False))
+    if rng.random() < 0.12:  # dense: a narrow window of ranks, many overlapping readings
+        width = int(rng.integers(3, 6))
+        low = int(rng.integers(1, 11 - width))
+        allowed = [st(s, r) for s in suits[:2] for r in range(low, low + width)]
+        return allowed, float(rng.choice([0.2, 0.4, 0.6]))
     u = rng.random()
     if u < 0.08:
         ranks = list(range(2, 9))
@@ -1169,6 +1174,12 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
         return r(rng, _four_pungs(rng, range(NUM_KINDS), 2), fill=fill, pres=["xkong"] * 2,
                  kongs_ok=False)
     if fan == "和绝张":
+        if rng.random() < 0.35:  # three copies in the winner's own pung: forced (rules §3.1)
+            t = int(rng.integers(EAST))
+            rank = t % 9 + 1
+            low = t - int(rng.integers(max(0, rank - 7), min(2, rank - 1) + 1))
+            return r(rng, [P(t), C(low)], fill=fill, pres=[PUNG, HAND], win=lambda *_: t,
+                     last_copy=bool(rng.random() < 0.5), kong_win=False)
         return r(rng, fill=fill, win="single", last_copy=True, kong_win=False)
     if fan == "箭刻":
         return r(rng, [P(int(rng.choice(DRAGONS)))], fill=sampler([*SUITED, *WINDS], 0.35),
