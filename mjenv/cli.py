@@ -47,17 +47,26 @@ def _wind(text: str) -> int:
     raise argparse.ArgumentTypeError(f"invalid wind {text!r}: use E, S, W, N or 0..3")
 
 
+_FAN_EXAMPLES = """\
+examples:
+  mjenv fan "1112345678999m" --win 5m --self-drawn
+  mjenv fan "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 W5" --self-drawn   # last tile = win
+  mjenv fan "34p66z" --kong 5m --kong 7p --concealed-kong 2s --win 5p --self-drawn --kong-win
+  mjenv fan --jsonl < requests.jsonl
+
+tiles: codes (W1..W9 T1..T9 B1..B9 F1..F4 J1..J3), glyphs, or the compact notation
+  123m456s789p11z: m = W, s = T, p = B, 1z-4z = E S W N, 5z = 白 J3, 6z = 发 J2, 7z = 中 J1
+"""
+
+
 def _add_fan(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "fan",
         help="score a winning hand (fan calculator)",
         description="Score one winning hand and print its fans, or with --jsonl serve a "
         "JSON Lines stream of hands (the same as python -m mjenv.fans).",
-        epilog='Examples: mjenv fan "1112345678999m" --win 5m --self-drawn ; '
-        'mjenv fan "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 W5" --self-drawn ; '
-        'mjenv fan "1234m" --pung 777z --chow 567s --kong 9p --win 4m. '
-        "Tiles may be written as codes (W1 T5 B9 F1 J3), compact notation (123m456s789p11z: "
-        "m = W, s = T, p = B, 1z-4z = E S W N, 5z = 白 J3, 6z = 发 J2, 7z = 中 J1) or glyphs.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_FAN_EXAMPLES,
     )
     p.add_argument(
         "hand",

@@ -29,7 +29,7 @@ SuitReading = tuple[tuple[int, ...], tuple[int, ...], int]
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: tuple[int, ...] = tuple(range(EAST, NUM_KINDS))
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(9 * suit + rank for suit, ranks in zip(order, ((0, 3, 6), (1, 4, 7), (2, 5, 8)))
+    tuple(sorted(9 * suit + rank for suit, ranks in zip(order, ((0, 3, 6), (1, 4, 7), (2, 5, 8)), strict=True)
                  for rank in ranks))
     for order in permutations(range(3))
 )
@@ -267,6 +267,6 @@ def waiting_tiles(hand: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
     """
     if len(hand) != 13 - 3 * len(melds):
         raise ValueError(
-            f"a hand with {len(melds)} meld(s) has {13 - 3 * len(melds)} standing tiles, got {len(hand)}"
-        )
+            f"a hand with {len(melds)} meld(s) has {13 - 3 * len(melds)} standing tiles, "
+            f"got {len(hand)}")
     return waiting_counts(to_counts(hand), len(melds))

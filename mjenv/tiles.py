@@ -117,7 +117,8 @@ def tile_id(tile: int | str) -> int:
         parsed = _parse_compact_single(tile.strip())
         if parsed is not None:
             return parsed
-    raise ValueError(f"not a tile: {tile!r} (expected a code W1..W9 T1..T9 B1..B9 F1..F4 J1..J3 H1..H8)")
+    raise ValueError(
+        f"not a tile: {tile!r} (expected a code W1..W9 T1..T9 B1..B9 F1..F4 J1..J3 H1..H8)")
 
 
 def tile_code(t: int) -> str:

@@ -79,6 +79,15 @@ def test_console_script_is_declared() -> None:
     assert metadata.version("mjenv") == __version__
 
 
+def test_lazy_calculate_alias() -> None:
+    import mjenv
+    from mjenv.fans import calculate
+
+    assert mjenv.calculate is calculate
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = mjenv.nothing  # type: ignore[attr-defined]
+
+
 def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "fan" in capsys.readouterr().err

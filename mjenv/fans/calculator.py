@@ -13,14 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
 from typing import Any
 
 from mjenv.decompose import (
     HONORS,
     KNITTED_PATTERNS,
     is_honors_and_knitted,
-    is_seven_pairs,
     is_thirteen_orphans,
     knitted_pattern_of,
     knitted_straight_rests,
@@ -179,7 +177,7 @@ def _fast_tiles(values: str | Iterable[object]) -> list[int]:
     """Ids of the tiles: a dictionary lookup each in the common case, full checks otherwise."""
     if not isinstance(values, str):
         try:
-            ids = [_ANY_TO_ID[v] for v in values]  # type: ignore[index]
+            ids = [_ANY_TO_ID[v] for v in values]
         except (KeyError, TypeError):
             pass
         else:
@@ -217,9 +215,30 @@ class _Hand:
                  "meld_chows", "meld_pung_tiles", "melded_kongs", "concealed_kongs",
                  "n_exposed", "nine_gates", "regular_base", "present", "_unique_wait")
 
+    standing: list[int]
+    counts: list[int]
+    all_counts: list[int]
+    melds: list[Meld]
+    win: int
+    self_drawn: bool
+    last_copy: bool
+    last_tile: bool
+    kong_win: bool
+    seat_wind: int
+    prevalent_wind: int
+    flowers: int
+    meld_chows: tuple[int, ...]
+    meld_pung_tiles: tuple[int, ...]
+    melded_kongs: int
+    concealed_kongs: int
+    n_exposed: int
+    nine_gates: bool
+    regular_base: dict[int, int]
+    present: int
+
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
-                 self_drawn: object, last_copy: object, last_tile: object, kong_win: object,
-                 seat_wind: object, prevalent_wind: object, flowers: object) -> None:
+                 self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
+                 seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
         standing = _fast_tiles(hand)
         meld_list = [m if type(m) is Meld else _meld(m) for m in melds]
         win = _ANY_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
@@ -253,24 +272,27 @@ class _Hand:
             counts[t] += 1
         held_win = counts[win] > 0
         counts[win] += 1
-        all_counts = counts[:]
         meld_copies_of_win = 0
         meld_chows: list[int] = []
         meld_pungs: list[int] = []
         concealed_kongs = melded_kongs = 0
-        for m in meld_list:
-            for t in m.tiles:
-                all_counts[t] += 1
-            kind = m.kind
-            if kind == CHOW:
-                meld_chows.append(m.tiles[0])
-            else:
-                meld_pungs.append(m.tiles[0])
-                if kind == CONCEALED_KONG:
-                    concealed_kongs += 1
-                elif kind != PUNG:
-                    melded_kongs += 1
-            meld_copies_of_win += m.tiles.count(win)
+        if meld_list:
+            all_counts = counts[:]
+            for m in meld_list:
+                for t in m.tiles:
+                    all_counts[t] += 1
+                kind = m.kind
+                if kind == CHOW:
+                    meld_chows.append(m.tiles[0])
+                else:
+                    meld_pungs.append(m.tiles[0])
+                    if kind == CONCEALED_KONG:
+                        concealed_kongs += 1
+                    elif kind != PUNG:
+                        melded_kongs += 1
+                meld_copies_of_win += m.tiles.count(win)
+        else:
+            all_counts = counts
         has_kong = concealed_kongs + melded_kongs > 0
         if max(all_counts) > 4:
             t = max(range(NUM_KINDS), key=all_counts.__getitem__)
@@ -304,7 +326,8 @@ class _Hand:
         self.concealed_kongs = concealed_kongs
         self.melded_kongs = melded_kongs
         self.n_exposed = len(meld_list) - concealed_kongs
-        self.nine_gates = _is_nine_gates(counts, win) if not meld_list else False
+        self.nine_gates = bool(not meld_list and win < EAST and counts[win - win % 9] >= 3
+                               and _is_nine_gates(counts, win))
         self.regular_base: dict[int, int] = {}
         self.present = 0
         self._unique_wait: bool | None = None
@@ -358,6 +381,11 @@ UPPER_FOUR_MASK = _ranks_mask((6, 7, 8, 9))
 LOWER_FOUR_MASK = _ranks_mask((1, 2, 3, 4))
 
 
+_RANK_RANGES = ((UPPER_TILES_MASK, T.UPPER_TILES), (MIDDLE_TILES_MASK, T.MIDDLE_TILES),
+                (LOWER_TILES_MASK, T.LOWER_TILES), (UPPER_FOUR_MASK, T.UPPER_FOUR),
+                (LOWER_FOUR_MASK, T.LOWER_FOUR))
+
+
 def _hand_fans(h: _Hand) -> dict[int, int]:
     """Fans that depend on the tiles and flags only, the same for every reading."""
     fans: dict[int, int] = {}
@@ -373,34 +401,32 @@ def _hand_fans(h: _Hand) -> dict[int, int]:
     if hogs > 0:
         fans[T.TILE_HOG] = hogs
     suits = ((present & _W_MASK) != 0) + ((present & _T_MASK) != 0) + ((present & _B_MASK) != 0)
-    honors = present & HONOR_MASK
+    if suits == 2:
+        fans[T.ONE_VOIDED_SUIT] = 1
+    if present & HONOR_MASK:
+        if suits == 0:
+            fans[T.ALL_HONORS] = 1
+        elif suits == 1:
+            fans[T.HALF_FLUSH] = 1
+        elif suits == 3 and present & WIND_MASK and present & DRAGON_MASK:
+            fans[T.ALL_TYPES] = 1
+        if suits and present & SIMPLE_MASK == 0:
+            fans[T.ALL_TERMINALS_AND_HONORS] = 1
+    else:
+        fans[T.NO_HONORS] = 1
+        if suits == 1:
+            fans[T.FULL_FLUSH] = 1
+        if present & SIMPLE_MASK == 0:
+            fans[T.ALL_TERMINALS] = 1
+        elif present & TERMINAL_MASK == 0:
+            fans[T.ALL_SIMPLES] = 1
+        for mask, fan in _RANK_RANGES:
+            if present & ~mask == 0:
+                fans[fan] = 1
     if present & ~GREEN_MASK == 0:
         fans[T.ALL_GREEN] = 1
     if present & ~REVERSIBLE_MASK == 0:
         fans[T.REVERSIBLE_TILES] = 1
-    if not honors:
-        fans[T.NO_HONORS] = 1
-        if suits == 1:
-            fans[T.FULL_FLUSH] = 1
-    elif suits == 0:
-        fans[T.ALL_HONORS] = 1
-    elif suits == 1:
-        fans[T.HALF_FLUSH] = 1
-    if suits == 2:
-        fans[T.ONE_VOIDED_SUIT] = 1
-    if suits == 3 and present & WIND_MASK and present & DRAGON_MASK:
-        fans[T.ALL_TYPES] = 1
-    if present & ~TERMINAL_MASK == 0:
-        fans[T.ALL_TERMINALS] = 1
-    elif present & ~(TERMINAL_MASK | HONOR_MASK) == 0 and present & TERMINAL_MASK and honors:
-        fans[T.ALL_TERMINALS_AND_HONORS] = 1
-    if present & ~SIMPLE_MASK == 0:
-        fans[T.ALL_SIMPLES] = 1
-    for mask, fan in ((UPPER_TILES_MASK, T.UPPER_TILES), (MIDDLE_TILES_MASK, T.MIDDLE_TILES),
-                      (LOWER_TILES_MASK, T.LOWER_TILES), (UPPER_FOUR_MASK, T.UPPER_FOUR),
-                      (LOWER_FOUR_MASK, T.LOWER_FOUR)):
-        if present & ~mask == 0:
-            fans[fan] = 1
     if h.self_drawn:
         fans[T.SELF_DRAWN] = 1
         if h.last_tile:
@@ -498,7 +524,7 @@ def _count_chow_pairs(found: Sequence[int], cap: int, fans: dict[int, int]) -> N
             if total <= cap:
                 break
         limit -= 1
-    for fan, n in zip(_PAIR_FANS, table):
+    for fan, n in zip(_PAIR_FANS, table, strict=True):
         if n:
             fans[fan] = fans.get(fan, 0) + n
 
@@ -523,7 +549,7 @@ def _chow_fans(chows: Sequence[int], pair: int, fans: dict[int, int]) -> None:
         pairs = [_two_chow_fan(chows[x], chows[y])
                  for x, y in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))]
         cap = 3
-        for x, related in ((0, (0, 1, 2)), (1, (0, 3, 4)), (2, (1, 3, 5)), (3, (2, 4, 5))):
+        for related in ((0, 1, 2), (0, 3, 4), (1, 3, 5), (2, 4, 5)):  # each chow's pairs
             if not any(pairs[r] for r in related):
                 cap -= 1
         if cap > 0:
@@ -536,8 +562,8 @@ def _chow_fans(chows: Sequence[int], pair: int, fans: dict[int, int]) -> None:
         pairs = [_two_chow_fan(chows[0], chows[1]), _two_chow_fan(chows[0], chows[2]),
                  _two_chow_fan(chows[1], chows[2])]
         cap = 2
-        for related in ((0, 1), (0, 2), (1, 2)):
-            if not any(pairs[r] for r in related):
+        for first, second in ((0, 1), (0, 2), (1, 2)):
+            if not (pairs[first] or pairs[second]):
                 cap -= 1
         if cap > 0:
             _count_chow_pairs([f for f in pairs if f], cap, fans)
@@ -649,21 +675,30 @@ _TILE_TRAITS = tuple(
 
 
 @cache
-def _chow_combination(chows: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """Chow-combination fans of a sorted tuple of chows (a finite table, filled lazily)."""
+def _chow_combination(chows: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(chow-combination fans, traits shared by all chows) of a sorted tuple of chows.
+    A finite table (at most 12,650 keys), filled as hands need it."""
     fans: dict[int, int] = {}
     _chow_fans(chows, -1, fans)
-    return tuple(fans.items())
+    traits = _OUTSIDE | _FIVE | _EVEN
+    for c in chows:
+        traits &= _CHOW_TRAITS[c]
+    return tuple(fans.items()), traits
 
 
 @cache
-def _pung_combination(pungs: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int, int]:
-    """(pung-combination fans, dragon pungs, terminal pungs) of a sorted tuple of pung tiles."""
+def _pung_combination(pungs: tuple[int, ...]
+                      ) -> tuple[tuple[tuple[int, int], ...], int, int, int, bool]:
+    """(pung-combination fans, dragon pungs, terminal pungs, shared traits, any wind) of a
+    sorted tuple of pung tiles. A finite table, filled as hands need it."""
     fans: dict[int, int] = {}
     _pung_combination_fans(pungs, fans)
     dragons = sum(1 for t in pungs if t >= RED)
     terminals = sum(1 for t in pungs if t < EAST and t % 9 in (0, 8))
-    return tuple(fans.items()), dragons, terminals
+    traits = _OUTSIDE | _FIVE | _EVEN
+    for t in pungs:
+        traits &= _TILE_TRAITS[t]
+    return tuple(fans.items()), dragons, terminals, traits, any(EAST <= t < RED for t in pungs)
 
 
 def _regular_fans(h: _Hand, std_chows: tuple[int, ...], std_pungs: tuple[int, ...], pair: int,
@@ -683,27 +718,25 @@ def _regular_fans(h: _Hand, std_chows: tuple[int, ...], std_pungs: tuple[int, ..
     chows = tuple(sorted(h.meld_chows + std_chows)) if h.meld_chows else std_chows
     pungs = tuple(sorted(h.meld_pung_tiles + std_pungs)) if h.meld_pung_tiles else std_pungs
 
-    traits = 0 if knitted else _OUTSIDE | _FIVE | _EVEN
+    traits = 0 if knitted else _TILE_TRAITS[pair]
     if knitted:
         fans[T.KNITTED_STRAIGHT] = 1
     elif chows:
-        if len(chows) == 4:
-            fan = _terminal_chows_fan(chows, pair)
-            if fan:
-                fans[fan] = 1
-        if len(chows) < 4 or not fan:
-            for fan, n in _chow_combination(chows):
-                fans[fan] = fans.get(fan, 0) + n
-        for c in chows:
-            traits &= _CHOW_TRAITS[c]
+        fan = _terminal_chows_fan(chows, pair) if len(chows) == 4 else 0
+        combination, chow_traits = _chow_combination(chows)
+        if fan:
+            fans[fan] = 1
+        else:
+            for fan, n in combination:
+                fans[fan] = n
+        traits &= chow_traits
     dragons = terminal_pungs = 0
+    winds = False
     if pungs:
-        combination, dragons, terminal_pungs = _pung_combination(pungs)
+        combination, dragons, terminal_pungs, pung_traits, winds = _pung_combination(pungs)
         for fan, n in combination:
-            fans[fan] = fans.get(fan, 0) + n
-        for t in pungs:
-            traits &= _TILE_TRAITS[t]
-    traits &= _TILE_TRAITS[pair]
+            fans[fan] = n
+        traits &= pung_traits
 
     # pair-completed fans (平和, 小三元, 小四喜)
     if len(chows) + (3 if knitted else 0) == 4 and pair < EAST:
@@ -731,7 +764,7 @@ def _regular_fans(h: _Hand, std_chows: tuple[int, ...], std_pungs: tuple[int, ..
     # under 三风刻 / 小四喜), terminals
     if dragons:
         fans[T.DRAGON_PUNG] = dragons
-    if pungs and pungs[-1] >= EAST:
+    if winds:
         suppressed = T.BIG_THREE_WINDS in fans or T.LITTLE_FOUR_WINDS in fans
         for t in pungs:
             if EAST <= t < RED:
@@ -822,52 +855,57 @@ def _suit_sets(offset: int, key: tuple[int, ...]) -> SuitSets:
                  for chows, pungs, pair in suit_readings(key))
 
 
+@cache
+def _honor_sets(key: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
+    """(pung tiles, pair tile or -1) of the honours, or None if they are not sets + pair."""
+    pungs: tuple[int, ...] = ()
+    pair = -1
+    for i, c in enumerate(key):
+        if c == 3:
+            pungs += (EAST + i,)
+        elif c == 2:
+            if pair >= 0:
+                return None
+            pair = EAST + i
+        elif c:
+            return None
+    return pungs, pair
+
+
+_NO_SETS: SuitSets = (((), (), -1),)
+
+
 def _regular_readings(h: _Hand, counts: Sequence[int],
                       knitted: tuple[int, ...] | None = None) -> list[Reading]:
-    per_suit = []
+    honors = _honor_sets(tuple(counts[EAST:]))
+    if honors is None:
+        return []
+    honor_pungs, pair_tile = honors
+    pair_groups = 1 if pair_tile >= 0 else 0
+    combined = _NO_SETS
     for s in (0, 9, 18):
         key = tuple(counts[s:s + 9])
         if key != _EMPTY_SUIT:
             found = _suit_sets(s, key)
             if not found:
                 return []
-            per_suit.append(found)
-    honor_pungs: tuple[int, ...] = ()
-    honor_pair = -1
-    for t in HONORS:
-        c = counts[t]
-        if c == 3:
-            honor_pungs += (t,)
-        elif c == 2:
-            if honor_pair >= 0:
-                return []
-            honor_pair = t
-        elif c:
-            return []
+            if found[0][2] >= 0:  # a suit's size fixes whether it holds the pair
+                pair_groups += 1
+            if len(found) == 1 and len(combined) == 1:  # the common case
+                c, f = combined[0], found[0]
+                combined = ((c[0] + f[0], c[1] + f[1], c[2] if c[2] >= 0 else f[2]),)
+            else:
+                combined = tuple((c[0] + f[0], c[1] + f[1], c[2] if c[2] >= 0 else f[2])
+                                 for c in combined for f in found)
+    if pair_groups != 1:
+        return []
     shape = "knitted_straight" if knitted else "regular"
     out: list[Reading] = []
-    combos: Iterable[tuple[Any, ...]]
-    if len(per_suit) == 1:  # one suit: no product needed
-        combos = ((reading,) for reading in per_suit[0])
-    else:
-        combos = product(*per_suit)
-    for combo in combos:
-        if len(combo) == 1:
-            chows, pungs, pair = combo[0]
-        else:
-            chows = tuple(c for part in combo for c in part[0])
-            pungs = tuple(p for part in combo for p in part[1])
-            pairs = [part[2] for part in combo if part[2] >= 0]
-            pair = pairs[0] if len(pairs) == 1 else -1
-            if len(pairs) > 1:
-                continue
-        if honor_pair >= 0:
-            if pair >= 0:
-                continue
-            pair = honor_pair
-        elif pair < 0:
-            continue
-        pungs += honor_pungs
+    for chows, pungs, pair in combined:
+        if honor_pungs:
+            pungs += honor_pungs
+        if pair < 0:
+            pair = pair_tile
         fans = _apply_exclusions(_regular_fans(h, chows, pungs, pair, knitted))
         out.append((fans, _total(fans), shape, (knitted, chows, pungs, pair)))
     return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,11 +50,13 @@ FAN_NAMES: tuple[str, ...] = (
     "七对", "七星不靠", "全双刻", "清一色", "一色三同顺", "一色三节高", "全大", "全中", "全小",
     "清龙", "三色双龙会", "一色三步高", "全带五", "三同刻", "三暗刻",
     "全不靠", "组合龙", "大于五", "小于五", "三风刻",
-    "花龙", "推不倒", "三色三同顺", "三色三节高", "无番和", "妙手回春", "海底捞月", "杠上开花", "抢杠和",
+    "花龙", "推不倒", "三色三同顺", "三色三节高", "无番和",
+    "妙手回春", "海底捞月", "杠上开花", "抢杠和",
     "碰碰和", "混一色", "三色三步高", "五门齐", "全求人", "双暗杠", "双箭刻",
     "全带幺", "不求人", "双明杠", "和绝张",
     "箭刻", "圈风刻", "门风刻", "门前清", "平和", "四归一", "双同刻", "双暗刻", "暗杠", "断幺",
-    "一般高", "喜相逢", "连六", "老少副", "幺九刻", "明杠", "缺一门", "无字", "边张", "坎张", "单钓将",
+    "一般高", "喜相逢", "连六", "老少副", "幺九刻", "明杠", "缺一门", "无字",
+    "边张", "坎张", "单钓将",
     "自摸", "花牌", "明暗杠",
 )  # fmt: skip
 """The 82 entries in table order (ids 1..82): the 81 fans and the 明暗杠 extension."""
@@ -163,11 +165,12 @@ class WinningHand:
         """A one-line readable form: codes, melds (kind, tiles, claimed, from) and flags."""
         melds = "; ".join(
             m.describe()
-            + ("" if m.claimed is None or m.kind == CONCEALED_KONG else f" claimed {tile_code(m.claimed)}")
+            + ("" if m.claimed is None else f" claimed {tile_code(m.claimed)}")
             + ("" if m.from_offset is None else f" from {m.from_offset}")
             for m in self.melds
         )
-        flags = [k for k in ("self_drawn", "last_copy", "last_tile", "kong_win") if getattr(self, k)]
+        names = ("self_drawn", "last_copy", "last_tile", "kong_win")
+        flags = [k for k in names if getattr(self, k)]
         return (
             f"hand {' '.join(tile_code(t) for t in self.hand)} | melds [{melds}] | "
             f"win {tile_code(self.win_tile)} | {' '.join(flags) or 'discard'} | "
@@ -372,10 +375,7 @@ def _flags(
     if kw and not sd and not robbable:
         return None
     robbing = kw and not sd
-    if last_tile is None:
-        lt = False if robbing else bool(rng.random() < 0.08)
-    else:
-        lt = last_tile
+    lt = last_tile if last_tile is not None else (not robbing and bool(rng.random() < 0.08))
     if lt and robbing:
         return None
     if last_copy is None:
@@ -448,7 +448,9 @@ def _chow_lows(allowed: Sequence[int]) -> list[int]:
     return [t for t in sorted(a) if t < EAST and t % 9 <= 6 and t + 1 in a and t + 2 in a]
 
 
-def sampler(allowed: Sequence[int], pung_p: float = 0.35, chow_lows: Sequence[int] | None = None) -> SetSampler:
+def sampler(
+    allowed: Sequence[int], pung_p: float = 0.35, chow_lows: Sequence[int] | None = None
+) -> SetSampler:
     """Sets made only of ``allowed`` tiles: a pung with probability ``pung_p``, else a chow."""
     tiles = sorted(set(allowed))
     lows = _chow_lows(tiles) if chow_lows is None else list(chow_lows)
@@ -569,7 +571,11 @@ def _choose_presentation(
         elif p == "anykong":
             out[i] = str(rng.choice([KONG, ADDED_KONG, CONCEALED_KONG]))
         elif p == "closed":
-            out[i] = CONCEALED_KONG if kind == "pung" and kong_ok(i) and kongs_ok and rng.random() < 0.3 else HAND
+            out[i] = (
+                CONCEALED_KONG
+                if kind == "pung" and kong_ok(i) and kongs_ok and rng.random() < 0.3
+                else HAND
+            )
         elif p == "nokong":
             out[i] = HAND if rng.random() < 0.5 else (CHOW if kind == "chow" else PUNG)
         else:
@@ -581,10 +587,7 @@ def _choose_presentation(
         if out[i] in (PUNG, *KONG_KINDS) and kind != "pung":
             return None
     fixed_melds = sum(1 for p in out if p is not None and p != HAND)
-    if n_melds is None:
-        want = int(rng.choice(5, p=_MELD_COUNT_P))
-    else:
-        want = n_melds
+    want = int(rng.choice(5, p=_MELD_COUNT_P)) if n_melds is None else n_melds
     want = max(want, fixed_melds)
     extra = want - fixed_melds
     if extra > len(free):
@@ -935,9 +938,22 @@ def _chicken(rng: np.random.Generator) -> WinningHand | None:
         n_melds = int(rng.integers(1, 4))
         pres: list[str | None] = [None] * 4
         hand = build_regular(
-            rng, sets, fill=sampler([]), pair=honour, pres=pres, n_melds=n_melds, kongs_ok=False,
-            win="chow", wait="multi", tries=6, self_drawn=False, kong_win=False, last_tile=False,
-            last_copy=False, seat_wind=int(rng.integers(4)), prevalent_wind=int(rng.integers(4)),
+            rng,
+            sets,
+            fill=sampler([]),
+            pair=honour,
+            pres=pres,
+            n_melds=n_melds,
+            kongs_ok=False,
+            win="chow",
+            wait="multi",
+            tries=6,
+            self_drawn=False,
+            kong_win=False,
+            last_tile=False,
+            last_copy=False,
+            seat_wind=int(rng.integers(4)),
+            prevalent_wind=int(rng.integers(4)),
         )
         if hand is None:
             continue
@@ -992,7 +1008,7 @@ def _four_pungs(rng: np.random.Generator, tiles: Sequence[int], k: int = 4) -> l
     return [P(int(t)) for t in rng.choice(tiles, size=k, replace=False)]
 
 
-def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa: C901, PLR0911, PLR0912
+def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:
     s = _suit(rng)
     a, b, c = _perm(rng)
     r = build_regular
@@ -1028,8 +1044,13 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
         return r(rng, _four_pungs(rng, HONORS), pair_from=HONORS)
     if fan == "四暗刻":
         sd = bool(rng.random() < 0.5)
-        return r(rng, _four_pungs(rng, range(NUM_KINDS)), pres=["closed"] * 4,
-                 win="any" if sd else "pair", self_drawn=sd)
+        return r(
+            rng,
+            _four_pungs(rng, range(NUM_KINDS)),
+            pres=["closed"] * 4,
+            win="any" if sd else "pair",
+            self_drawn=sd,
+        )
     if fan == "一色双龙会":
         return r(rng, [C(st(s, 1)), C(st(s, 1)), C(st(s, 7)), C(st(s, 7))], pair=st(s, 5))
     if fan == "一色四同顺":
@@ -1070,8 +1091,14 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
         k = int(rng.integers(1, 8))
         return r(rng, [P(st(s, k + i)) for i in range(3)], fill=fill)
     if fan in ("全大", "全中", "全小", "大于五", "小于五", "断幺"):
-        ranks = {"全大": (7, 8, 9), "全中": (4, 5, 6), "全小": (1, 2, 3), "大于五": (6, 7, 8, 9),
-                 "小于五": (1, 2, 3, 4), "断幺": tuple(range(2, 9))}[fan]
+        ranks = {
+            "全大": (7, 8, 9),
+            "全中": (4, 5, 6),
+            "全小": (1, 2, 3),
+            "大于五": (6, 7, 8, 9),
+            "小于五": (1, 2, 3, 4),
+            "断幺": tuple(range(2, 9)),
+        }[fan]
         suits = sorted(int(x) for x in rng.choice(3, size=int(rng.integers(1, 4)), replace=False))
         pool = _suited_ranks(ranks, suits)
         if rng.random() < 0.12:
@@ -1097,7 +1124,14 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
     if fan == "三暗刻":
         pungs = _four_pungs(rng, range(NUM_KINDS), 3)
         sd = bool(rng.random() < 0.4)
-        return r(rng, pungs, fill=fill, pres=["closed"] * 3, win="any" if sd else "not_pung", self_drawn=sd)
+        return r(
+            rng,
+            pungs,
+            fill=fill,
+            pres=["closed"] * 3,
+            win="any" if sd else "not_pung",
+            self_drawn=sd,
+        )
     if fan == "全不靠":
         return build_honors_knitted(rng, int(rng.choice([5, 6])))
     if fan == "组合龙":
@@ -1106,8 +1140,12 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
         return build_knitted_straight(rng)
     if fan == "三风刻":
         ws = [int(t) for t in rng.permutation(WINDS)]
-        return r(rng, [P(t) for t in ws[:3]], fill=sampler([*SUITED, *DRAGONS], 0.3),
-                 pair_from=[*SUITED, *DRAGONS])
+        return r(
+            rng,
+            [P(t) for t in ws[:3]],
+            fill=sampler([*SUITED, *DRAGONS], 0.3),
+            pair_from=[*SUITED, *DRAGONS],
+        )
     if fan == "花龙":
         return r(rng, [C(st(a, 1)), C(st(b, 4)), C(st(c, 7))], fill=fill)
     if fan == "推不倒":
@@ -1127,8 +1165,14 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
     if fan == "海底捞月":
         return r(rng, fill=fill, self_drawn=False, last_tile=True, kong_win=False)
     if fan == "杠上开花":
-        return r(rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=["anykong"],
-                 self_drawn=True, kong_win=True)
+        return r(
+            rng,
+            [P(int(rng.integers(NUM_KINDS)))],
+            fill=fill,
+            pres=["anykong"],
+            self_drawn=True,
+            kong_win=True,
+        )
     if fan == "抢杠和":
         return r(rng, fill=fill, win="robbable", self_drawn=False, kong_win=True, last_tile=False)
     if fan == "碰碰和":
@@ -1158,12 +1202,22 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
     if fan == "全求人":
         return r(rng, fill=fill, pres=["exposed"] * 4, win="pair", self_drawn=False, kong_win=False)
     if fan == "双暗杠":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS), 2), fill=fill, pres=[CONCEALED_KONG] * 2,
-                 kongs_ok=False)
+        return r(
+            rng,
+            _four_pungs(rng, range(NUM_KINDS), 2),
+            fill=fill,
+            pres=[CONCEALED_KONG] * 2,
+            kongs_ok=False,
+        )
     if fan == "双箭刻":
         ds = [int(t) for t in rng.permutation(DRAGONS)]
-        return r(rng, [P(ds[0]), P(ds[1])], fill=sampler([*SUITED, *WINDS], 0.35), pair_avoid=[ds[2]],
-                 pair_from=[*SUITED, *WINDS])
+        return r(
+            rng,
+            [P(ds[0]), P(ds[1])],
+            fill=sampler([*SUITED, *WINDS], 0.35),
+            pair_avoid=[ds[2]],
+            pair_from=[*SUITED, *WINDS],
+        )
     if fan == "全带幺":
         lows = [st(x, k) for x in range(3) for k in (1, 7)]
         fill2 = sampler(ORPHANS, 0.35, chow_lows=lows)
@@ -1171,19 +1225,35 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
     if fan == "不求人":
         return r(rng, fill=fill, exposed_ok=False, self_drawn=True)
     if fan == "双明杠":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS), 2), fill=fill, pres=["xkong"] * 2,
-                 kongs_ok=False)
+        return r(
+            rng,
+            _four_pungs(rng, range(NUM_KINDS), 2),
+            fill=fill,
+            pres=["xkong"] * 2,
+            kongs_ok=False,
+        )
     if fan == "和绝张":
         if rng.random() < 0.35:  # three copies in the winner's own pung: forced (rules §3.1)
             t = int(rng.integers(EAST))
             rank = t % 9 + 1
             low = t - int(rng.integers(max(0, rank - 7), min(2, rank - 1) + 1))
-            return r(rng, [P(t), C(low)], fill=fill, pres=[PUNG, HAND], win=lambda *_: t,
-                     last_copy=bool(rng.random() < 0.5), kong_win=False)
+            return r(
+                rng,
+                [P(t), C(low)],
+                fill=fill,
+                pres=[PUNG, HAND],
+                win=lambda *_: t,
+                last_copy=bool(rng.random() < 0.5),
+                kong_win=False,
+            )
         return r(rng, fill=fill, win="single", last_copy=True, kong_win=False)
     if fan == "箭刻":
-        return r(rng, [P(int(rng.choice(DRAGONS)))], fill=sampler([*SUITED, *WINDS], 0.35),
-                 pair_from=[*SUITED, *WINDS])
+        return r(
+            rng,
+            [P(int(rng.choice(DRAGONS)))],
+            fill=sampler([*SUITED, *WINDS], 0.35),
+            pair_from=[*SUITED, *WINDS],
+        )
     if fan in ("圈风刻", "门风刻"):
         return _wind_pung_hand(rng, fan)
     if fan == "门前清":
@@ -1204,15 +1274,28 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
         return r(rng, [P(st(a, k)), P(st(b, k))], fill=fill)
     if fan == "双暗刻":
         sd = bool(rng.random() < 0.4)
-        return r(rng, _four_pungs(rng, range(NUM_KINDS), 2), fill=fill, pres=["closed"] * 2,
-                 win="any" if sd else "not_pung", self_drawn=sd)
+        return r(
+            rng,
+            _four_pungs(rng, range(NUM_KINDS), 2),
+            fill=fill,
+            pres=["closed"] * 2,
+            win="any" if sd else "not_pung",
+            self_drawn=sd,
+        )
     if fan == "暗杠":
-        return r(rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=[CONCEALED_KONG], kongs_ok=False)
+        return r(
+            rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=[CONCEALED_KONG], kongs_ok=False
+        )
     if fan == "明杠":
         return r(rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=["xkong"], kongs_ok=False)
     if fan == "明暗杠":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS), 2), fill=fill, pres=["xkong", CONCEALED_KONG],
-                 kongs_ok=False)
+        return r(
+            rng,
+            _four_pungs(rng, range(NUM_KINDS), 2),
+            fill=fill,
+            pres=["xkong", CONCEALED_KONG],
+            kongs_ok=False,
+        )
     if fan == "一般高":
         return r(rng, [C(st(s, int(rng.integers(1, 8))))] * 2, fill=fill)
     if fan == "喜相逢":
@@ -1235,9 +1318,13 @@ def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:  # noqa
     if fan == "无字":
         return r(rng, fill=sampler(SUITED, float(rng.choice([0.2, 0.5]))), pair_from=SUITED)
     if fan == "边张":
-        return r(rng, fill=fill, win="edge", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80)
+        return r(
+            rng, fill=fill, win="edge", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80
+        )
     if fan == "坎张":
-        return r(rng, fill=fill, win="closed", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80)
+        return r(
+            rng, fill=fill, win="closed", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80
+        )
     if fan == "单钓将":
         return r(rng, fill=fill, win="pair", wait="unique", tries=80)
     if fan == "自摸":
@@ -1257,14 +1344,16 @@ def targeted_hand(rng: np.random.Generator, fan_zh: str) -> WinningHand:
     for _ in range(200):
         hand = _targeted(rng, fan_zh)
         if hand is not None:
-            return WinningHand(**{**hand.__dict__, "target": fan_zh})
+            return replace(hand, target=fan_zh)
     raise RuntimeError(f"could not build a hand for {fan_zh}")  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- samples
 
 
-def sample_hands(seed: int, n: int, targeted_fraction: float = 0.3, unique: bool = True) -> list[WinningHand]:
+def sample_hands(
+    seed: int, n: int, targeted_fraction: float = 0.3, unique: bool = True
+) -> list[WinningHand]:
     """``n`` hands, deterministic for ``seed``: random hands of every shape, and (a share of
     ``targeted_fraction``) targeted hands going round-robin over the 82 entries."""
     rng = np.random.default_rng(seed)
@@ -1316,14 +1405,18 @@ def sample_non_winning(seed: int, n: int) -> list[WinningHand]:
                     counts[t] += 1
                     hand.append(t)
             hand.sort()
-        cands = [t for t in range(NUM_KINDS) if counts[t] < 4 and not is_complete([*hand, t], len(melds))]
+        cands = [
+            t for t in range(NUM_KINDS) if counts[t] < 4 and not is_complete([*hand, t], len(melds))
+        ]
         if not cands:
             continue
         w = int(cands[int(rng.integers(len(cands)))])
         flags = _flags(rng, hand, melds, w)
         if flags is None:
             continue
-        out.append(WinningHand(hand=tuple(hand), melds=tuple(melds), win_tile=w, shape="none", **flags))
+        out.append(
+            WinningHand(hand=tuple(hand), melds=tuple(melds), win_tile=w, shape="none", **flags)
+        )
     return out
 
 

@@ -92,7 +92,9 @@ def oracle(h: WinningHand) -> OracleResult:
     return oracle_call(h.hand, h.melds, h.win_tile, **h.kwargs())
 
 
-def oracle_call(hand: Sequence[int], melds: Sequence[Meld], win_tile: int, **flags: Any) -> OracleResult:
+def oracle_call(
+    hand: Sequence[int], melds: Sequence[Meld], win_tile: int, **flags: Any
+) -> OracleResult:
     try:
         res = MahjongGB.MahjongFanCalculator(**call_args(hand, melds, win_tile, **flags))
     except TypeError as exc:

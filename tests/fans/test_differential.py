@@ -30,9 +30,10 @@ import pytest
 
 pytest.importorskip("MahjongGB")
 
-from mjenv.fans import FANS, FanResult, InvalidHandError, NotWinError, calculate, calculate_all  # noqa: E402
+from mjenv.fans import FANS, InvalidHandError, NotWinError, calculate, calculate_all  # noqa: E402
 from mjenv.fans.generate import FAN_NAMES, WinningHand, sample_hands, sample_non_winning  # noqa: E402
-from tests.fans.oracle import OracleError, OracleNotWin, OracleResult, fan_list, oracle  # noqa: E402
+
+from .oracle import OracleError, OracleNotWin, OracleResult, oracle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = ROOT / "docs" / "fan-differential.md"
@@ -42,10 +43,6 @@ ACCEPTANCE_SEED, ACCEPTANCE_N = 2024, 10000
 MIN_PER_FAN = 20
 MAX_TIE_SHARE = 0.01
 SHOW = 20
-
-
-def _ours_str(r: FanResult) -> str:
-    return str(r)
 
 
 def _hand_block(i: int, h: WinningHand) -> str:
@@ -68,7 +65,10 @@ class Report:
         self.mismatches.append(f"{category}\n  {text}")
 
     def failure_message(self) -> str:
-        lines = [f"{len(self.mismatches)} of {self.hands} hands disagree with PyMahjongGB", "categories:"]
+        lines = [
+            f"{len(self.mismatches)} of {self.hands} hands disagree with PyMahjongGB",
+            "categories:",
+        ]
         lines += [f"  {n:5d}  {cat}" for cat, n in self.categories.most_common()]
         lines.append(f"first {min(SHOW, len(self.mismatches))}:")
         lines += self.mismatches[:SHOW]
@@ -90,23 +90,29 @@ def compare(hands: list[WinningHand]) -> Report:
         try:
             o: OracleResult = oracle(h)
         except (OracleNotWin, OracleError) as exc:
-            rep.add_mismatch("generator: PyMahjongGB rejects the hand", f"{block}\n    oracle: {exc}")
+            rep.add_mismatch(
+                "generator: PyMahjongGB rejects the hand", f"{block}\n    oracle: {exc}"
+            )
             continue
         rep.coverage.update(o.fans.keys())
         try:
             ours = calculate(*h.args(), **h.kwargs())
             readings = calculate_all(*h.args(), **h.kwargs())
         except (NotWinError, InvalidHandError, ValueError) as exc:
-            rep.add_mismatch(f"calculate raised {type(exc).__name__}",
-                             f"{block}\n    ours  : {exc}\n    oracle: {o.describe()}")
+            rep.add_mismatch(
+                f"calculate raised {type(exc).__name__}",
+                f"{block}\n    ours  : {exc}\n    oracle: {o.describe()}",
+            )
             continue
         best = [r for r in readings if r.total == readings[0].total]
         tie_text = "".join(f"\n    tied  : {r} [{r.shape}]" for r in best)
         if len(best) > 1:
             rep.ties.append(f"{block}{tie_text}\n    oracle: {o.describe()}")
         if readings[0].total != ours.total:
-            rep.add_mismatch("calculate and calculate_all disagree on the best total",
-                             f"{block}\n    ours  : {ours}\n    all[0]: {readings[0]}")
+            rep.add_mismatch(
+                "calculate and calculate_all disagree on the best total",
+                f"{block}\n    ours  : {ours}\n    all[0]: {readings[0]}",
+            )
             continue
         detail = f"{block}\n    ours  : {ours} [{ours.shape}]\n    oracle: {o.describe()}"
         if ours.total != o.total or ours.counts() != o.fans:
@@ -128,7 +134,8 @@ def _check(rep: Report) -> None:
     assert not rep.mismatches, rep.failure_message()
     share = len(rep.ties) / max(rep.hands, 1)
     assert share < MAX_TIE_SHARE, (
-        f"{len(rep.ties)} tie cases in {rep.hands} hands ({share:.2%}):\n" + "\n".join(rep.ties[:SHOW])
+        f"{len(rep.ties)} tie cases in {rep.hands} hands ({share:.2%}):\n"
+        + "\n".join(rep.ties[:SHOW])
     )
 
 
@@ -171,7 +178,9 @@ def test_not_win_exactly_when_pymahjonggb_says_so() -> None:
         try:
             ours = _ours_not_win(h)
         except InvalidHandError as exc:
-            wrong.append(f"{_hand_block(i, h)}\n    ours: InvalidHandError {exc}; oracle not win: {theirs}")
+            wrong.append(
+                f"{_hand_block(i, h)}\n    ours: InvalidHandError {exc}; oracle not win: {theirs}"
+            )
             continue
         if ours != theirs:
             wrong.append(f"{_hand_block(i, h)}\n    ours not win: {ours}; oracle not win: {theirs}")
@@ -188,9 +197,11 @@ def _write_summary(rep: Report, seed: int) -> None:
     lines = [
         "# Fan calculator: differential test against PyMahjongGB 1.4.0",
         "",
-        "Written by `pytest -m acceptance tests/fans/test_differential.py` (part of `make acceptance`).",
+        "Written by `pytest -m acceptance tests/fans/test_differential.py`"
+        " (part of `make acceptance`).",
         "",
-        f"- hands: {rep.hands} (`mjenv.fans.generate.sample_hands({seed}, {rep.hands})`: random hands of "
+        f"- hands: {rep.hands} (`mjenv.fans.generate.sample_hands({seed}, {rep.hands})`: "
+        "random hands of "
         "every shape with 0-4 melds of every kind, flowers and every valid flag, 30% targeted at "
         "each of the 82 entries in turn)",
         f"- mismatches: {len(rep.mismatches)}",

@@ -1,0 +1,24 @@
+"""Build hook: compile the fan calculator's hot modules with mypyc when possible.
+
+mypyc (part of mypy, our type checker) turns these strictly typed modules into C extensions,
+about twice as fast; the Python sources stay the single source of truth. Set
+MJENV_PURE_PYTHON=1, or lack a C compiler, and the package installs as plain Python.
+"""
+
+import os
+import sys
+
+from setuptools import setup
+
+COMPILED_MODULES = ["mjenv/decompose.py", "mjenv/fans/calculator.py"]
+
+ext_modules = []
+if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
+    try:
+        from mypyc.build import mypycify
+
+        ext_modules = mypycify(COMPILED_MODULES, opt_level="3")
+    except Exception as err:  # no mypyc or no compiler: plain Python is complete, just slower
+        print(f"mjenv: not compiling with mypyc ({err}); installing pure Python", file=sys.stderr)
+
+setup(ext_modules=ext_modules)
