@@ -8,8 +8,10 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-# The install is redone only when pyproject.toml changes (or the stamp is removed).
+# The install is redone when pyproject.toml, setup.py or a module compiled with mypyc changes
+# (the compiled .so files sit beside the sources and would otherwise shadow an edit).
 STAMP := $(VENV)/.installed
+COMPILED := mjenv/decompose.py mjenv/fans/calculator.py
 
 .PHONY: install fan-demo test lint acceptance bench clean
 
@@ -17,9 +19,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # torch first, pinned: 2.13.0 is the local CPU wheel; an unpinned torch pulls a multi-GB CUDA build.
-$(STAMP): pyproject.toml | $(BIN)/python
+# mypyc (from mypy) compiles the calculator at install; the build uses the venv's own tools.
+$(STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install torch==2.13.0
-	$(BIN)/python -m pip install -e '.[dev,train]'
+	$(BIN)/python -m pip install 'setuptools>=68' wheel 'mypy==2.4.1'
+	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -42,5 +46,6 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_fans.py
 
 clean:
-	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)
+	find . -name '*.so' -not -path './$(VENV)/*' -delete
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -28,9 +28,10 @@ SuitReading = tuple[tuple[int, ...], tuple[int, ...], int]
 
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: tuple[int, ...] = tuple(range(EAST, NUM_KINDS))
+_KNITTED_RANKS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 (ranks from 0)
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(9 * suit + rank for suit, ranks in zip(order, ((0, 3, 6), (1, 4, 7), (2, 5, 8)), strict=True)
-                 for rank in ranks))
+    tuple(sorted(9 * suit + rank
+                 for suit, ranks in zip(order, _KNITTED_RANKS, strict=True) for rank in ranks))
     for order in permutations(range(3))
 )
 """The six knitted straights: 147, 258 and 369 in three different suits (tile ids)."""

@@ -14,6 +14,7 @@ from mjenv.fans.calculator import (
     NotWinError,
     calculate,
     calculate_all,
+    clear_tables,
 )
 from mjenv.fans.table import FAN_BY_EN, FAN_BY_ZH, FANS, Fan
 
@@ -30,4 +31,5 @@ __all__ = [
     "NotWinError",
     "calculate",
     "calculate_all",
+    "clear_tables",
 ]

@@ -1059,6 +1059,16 @@ def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
     return results
 
 
+def clear_tables() -> None:
+    """Empty the lazily filled tables (suit readings, waits, set combinations), so a benchmark
+    can measure a cold start. Results never depend on them."""
+    from mjenv import decompose
+
+    for table in (decompose._readings, decompose._suit_info, decompose._honor_info, _suit_sets,
+                  _honor_sets, _chow_combination, _pung_combination):
+        table.cache_clear()
+
+
 def _describe(h: _Hand) -> str:
     hand = " ".join(tile_code(t) for t in h.standing[:-1])
     melds = "; ".join(m.describe() for m in h.melds)
