@@ -50,6 +50,17 @@ def _readings(key: tuple[int, ...], pair_allowed: bool) -> tuple[SuitReading, ..
     out: list[SuitReading] = []
     counts = list(key)
     c = counts[start]
+    # Chows are tried first: when two readings tie on total, the first one found is shown, and
+    # this order picks the same reading as PyMahjongGB more often.
+    if start <= 6 and counts[start + 1] and counts[start + 2]:
+        counts[start] -= 1
+        counts[start + 1] -= 1
+        counts[start + 2] -= 1
+        for chows, pungs, pair in _readings(tuple(counts), pair_allowed):
+            out.append(((start, *chows), pungs, pair))
+        counts[start] += 1
+        counts[start + 1] += 1
+        counts[start + 2] += 1
     if c >= 3:
         counts[start] -= 3
         for chows, pungs, pair in _readings(tuple(counts), pair_allowed):
@@ -60,12 +71,6 @@ def _readings(key: tuple[int, ...], pair_allowed: bool) -> tuple[SuitReading, ..
         for chows, pungs, _ in _readings(tuple(counts), False):
             out.append((chows, pungs, start))
         counts[start] += 2
-    if start <= 6 and counts[start + 1] and counts[start + 2]:
-        counts[start] -= 1
-        counts[start + 1] -= 1
-        counts[start + 2] -= 1
-        for chows, pungs, pair in _readings(tuple(counts), pair_allowed):
-            out.append(((start, *chows), pungs, pair))
     return tuple(out)
 
 

@@ -875,6 +875,7 @@ def _honor_sets(key: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
 _NO_SETS: SuitSets = (((), (), -1),)
 
 
+
 def _regular_readings(h: _Hand, counts: Sequence[int],
                       knitted: tuple[int, ...] | None = None) -> list[Reading]:
     honors = _honor_sets(tuple(counts[EAST:]))
