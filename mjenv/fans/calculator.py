@@ -1006,16 +1006,18 @@ def _result(h: _Hand, reading: Reading) -> FanResult:
 
 
 def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
-              win_tile: object = None, *, self_drawn: bool = False, last_copy: bool = False,
-              last_tile: bool = False, kong_win: bool = False, seat_wind: int = 0,
-              prevalent_wind: int = 0, flowers: int = 0) -> FanResult:
+              win_tile: object = None, *, self_drawn: Any = False, last_copy: Any = False,
+              last_tile: Any = False, kong_win: Any = False, seat_wind: Any = 0,
+              prevalent_wind: Any = 0, flowers: Any = 0) -> FanResult:
     """Score a winning hand.
 
     ``hand`` is the concealed tiles without the winning tile (ids, codes, or a string for
     :func:`mjenv.tiles.parse_tiles`); ``melds`` are :class:`~mjenv.melds.Meld` objects (or their
     JSON dicts); ``win_tile`` is the winning tile. Flags: ``self_drawn``, ``last_copy`` (和绝张),
     ``last_tile`` (妙手回春 / 海底捞月), ``kong_win`` (杠上开花 if self-drawn, else 抢杠和),
-    ``seat_wind`` and ``prevalent_wind`` (0..3 = E S W N), ``flowers`` (0..8).
+    ``seat_wind`` and ``prevalent_wind`` (0..3 = E S W N), ``flowers`` (0..8). The flags are
+    typed ``Any`` on purpose: they are checked here (booleans must be ``bool``, numbers ``int``)
+    with a clear error, also when this module is compiled.
 
     Raises :class:`NotWinError` if the tiles do not form a complete hand, and
     :class:`InvalidHandError` for input that cannot describe a real hand.
@@ -1036,9 +1038,9 @@ def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
 
 
 def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
-                  win_tile: object = None, *, self_drawn: bool = False, last_copy: bool = False,
-                  last_tile: bool = False, kong_win: bool = False, seat_wind: int = 0,
-                  prevalent_wind: int = 0, flowers: int = 0) -> list[FanResult]:
+                  win_tile: object = None, *, self_drawn: Any = False, last_copy: Any = False,
+                  last_tile: Any = False, kong_win: Any = False, seat_wind: Any = 0,
+                  prevalent_wind: Any = 0, flowers: Any = 0) -> list[FanResult]:
     """Every distinct scored reading of the hand, highest total first (ties keep the order
     in which readings are found). Same arguments and errors as :func:`calculate`."""
     if win_tile is None:

@@ -1,7 +1,9 @@
 """Random, physically valid hands for tests and benchmarks.
 
 Everything here is built from tile counts alone; no reference calculator is used, so the
-hands can be fed both to :func:`mjenv.fans.calculate` and to an oracle.
+hands can be fed both to :func:`mjenv.fans.calculate` and to an oracle. Where completeness or
+waits matter (non-winning samples, hands built for a single wait) the shape checks of
+:mod:`mjenv.decompose` answer; tests cross-check those against a brute-force reference.
 
 * :func:`random_winning_hand` builds a complete hand of a given (or random) shape with
   0-4 melds of every kind and a plausible set of flags.
@@ -27,8 +29,22 @@ from typing import Any
 
 import numpy as np
 
+from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS, waiting_tiles
+from mjenv.fans.table import FANS
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG, Meld
-from mjenv.tiles import EAST, NUM_KINDS, RED, WHITE, tile_code, tile_id
+from mjenv.tiles import (
+    EAST,
+    NORTH,
+    NUM_KINDS,
+    RED,
+    SOUTH,
+    WEST,
+    WHITE,
+    is_terminal,
+    tile_code,
+    tile_id,
+)
+from mjenv.tiles import GREEN as GREEN_DRAGON
 
 SHAPES: tuple[str, ...] = (
     "regular",
@@ -42,37 +58,22 @@ SHAPES: tuple[str, ...] = (
 SHAPE_WEIGHTS: tuple[float, ...] = (0.76, 0.08, 0.04, 0.05, 0.07)
 """Shape mix used by :func:`random_winning_hand` when no shape is given."""
 
-FAN_NAMES: tuple[str, ...] = (
-    "大四喜", "大三元", "绿一色", "九莲宝灯", "四杠", "连七对", "十三幺",
-    "清幺九", "小四喜", "小三元", "字一色", "四暗刻", "一色双龙会",
-    "一色四同顺", "一色四节高",
-    "一色四步高", "三杠", "混幺九",
-    "七对", "七星不靠", "全双刻", "清一色", "一色三同顺", "一色三节高", "全大", "全中", "全小",
-    "清龙", "三色双龙会", "一色三步高", "全带五", "三同刻", "三暗刻",
-    "全不靠", "组合龙", "大于五", "小于五", "三风刻",
-    "花龙", "推不倒", "三色三同顺", "三色三节高", "无番和",
-    "妙手回春", "海底捞月", "杠上开花", "抢杠和",
-    "碰碰和", "混一色", "三色三步高", "五门齐", "全求人", "双暗杠", "双箭刻",
-    "全带幺", "不求人", "双明杠", "和绝张",
-    "箭刻", "圈风刻", "门风刻", "门前清", "平和", "四归一", "双同刻", "双暗刻", "暗杠", "断幺",
-    "一般高", "喜相逢", "连六", "老少副", "幺九刻", "明杠", "缺一门", "无字",
-    "边张", "坎张", "单钓将",
-    "自摸", "花牌", "明暗杠",
-)  # fmt: skip
+FAN_NAMES: tuple[str, ...] = tuple(fan.zh for fan in FANS)
 """The 82 entries in table order (ids 1..82): the 81 fans and the 明暗杠 extension."""
 
-WINDS: tuple[int, ...] = (27, 28, 29, 30)
-DRAGONS: tuple[int, ...] = (31, 32, 33)
-HONORS: tuple[int, ...] = WINDS + DRAGONS
+WINDS: tuple[int, ...] = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: tuple[int, ...] = (RED, GREEN_DRAGON, WHITE)
 SUITED: tuple[int, ...] = tuple(range(EAST))
-ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26) + HONORS
-TERMINALS: tuple[int, ...] = (0, 8, 9, 17, 18, 26)
-GREEN: tuple[int, ...] = (10, 11, 12, 14, 16, 32)  # T2 T3 T4 T6 T8 发
+TERMINALS: tuple[int, ...] = tuple(t for t in SUITED if is_terminal(t))
+GREEN: tuple[int, ...] = (10, 11, 12, 14, 16, GREEN_DRAGON)  # T2 T3 T4 T6 T8 发
 REVERSIBLE: tuple[int, ...] = (18, 19, 20, 21, 22, 25, 26, 10, 12, 13, 14, 16, 17, WHITE)
+# HONORS (27..33) and ORPHANS (terminals + honours) come from mjenv.decompose.
 
-_KNIT_PERMS: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0),
-)  # fmt: skip
+# The six knitted straights in 147 / 258 / 369 order (decompose keeps them sorted): the
+# generator draws tiles and winning tiles by position, so this order fixes its output.
+_KNITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(pattern, key=lambda t: (t % 9 % 3, t))) for pattern in KNITTED_PATTERNS
+)
 
 # presentations of a set in a regular hand
 HAND = "hand"  # concealed among the standing tiles
@@ -204,103 +205,13 @@ class WinningHand:
         return counts
 
 
-# --------------------------------------------------------------------------- shape checks
-
-
-def _sets_only(c: list[int], i: int = 0) -> bool:
-    """Whether the counts split into pungs and chows only (c is restored)."""
-    while i < NUM_KINDS and c[i] == 0:
-        i += 1
-    if i == NUM_KINDS:
-        return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _sets_only(c, i)
-        c[i] += 3
-        if ok:
-            return True
-    if i < EAST and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        ok = _sets_only(c, i)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-        if ok:
-            return True
-    return False
-
-
-def _sets_and_pair(c: list[int]) -> bool:
-    if sum(c) % 3 != 2:
-        return False
-    for p in range(NUM_KINDS):
-        if c[p] >= 2:
-            c[p] -= 2
-            ok = _sets_only(c)
-            c[p] += 2
-            if ok:
-                return True
-    return False
-
-
-def _knitted_tiles(perm: Sequence[int]) -> list[int]:
-    return [st(perm[k], k + 1 + 3 * j) for k in range(3) for j in range(3)]
-
-
-def complete_shapes(concealed: Sequence[int], n_melds: int) -> list[str]:
-    """The shapes of §2.1 in which the concealed tiles (winning tile included) and
-    ``n_melds`` melds form a complete hand. Counts above 4 are allowed (a "fifth copy")."""
-    c = [0] * NUM_KINDS
-    for t in concealed:
-        c[t] += 1
-    if len(concealed) != 14 - 3 * n_melds:
-        return []
-    found: list[str] = []
-    if _sets_and_pair(c):
-        found.append("regular")
-    if n_melds == 0:
-        if all(x in (0, 2, 4) for x in c):
-            found.append("seven_pairs")
-        if all(c[t] >= 1 for t in ORPHANS) and sum(c[t] for t in ORPHANS) == 14:
-            found.append("thirteen_orphans")
-        if max(c) == 1:
-            suited = {t for t in range(EAST) if c[t]}
-            if any(suited <= set(_knitted_tiles(p)) for p in _KNIT_PERMS):
-                found.append("honors_knitted")
-    if n_melds <= 1:
-        for p in _KNIT_PERMS:
-            kt = _knitted_tiles(p)
-            if all(c[t] for t in kt):
-                for t in kt:
-                    c[t] -= 1
-                ok = _sets_and_pair(c)
-                for t in kt:
-                    c[t] += 1
-                if ok:
-                    found.append("knitted_straight")
-                    break
-    return found
-
-
-def is_complete(concealed: Sequence[int], n_melds: int) -> bool:
-    return bool(complete_shapes(concealed, n_melds))
-
-
-def waits(hand: Sequence[int], n_melds: int) -> list[int]:
-    """Tile kinds completing a ready hand (13 - 3 * melds tiles), fifth copies included."""
-    base = list(hand)
-    return [t for t in range(NUM_KINDS) if is_complete([*base, t], n_melds)]
-
-
 # --------------------------------------------------------------------------- validation
 
 
 def validate_hand(h: WinningHand) -> list[str]:
     """Everything physically wrong with a hand (empty when it is valid).
 
-    Completeness is not checked here (see :func:`is_complete`)."""
+    Completeness is not checked here (see :func:`mjenv.decompose.is_complete`)."""
     errors: list[str] = []
     counts = h.all_counts()
     for t, n in enumerate(counts):
@@ -754,7 +665,7 @@ def build_regular(
         if hand is None:
             continue
         if wait is not None:
-            ws = waits(hand.hand, len(hand.melds))
+            ws = waiting_tiles(hand.hand, hand.melds)
             if (wait == "unique") != (ws == [w]):
                 continue
         if check is not None and not check(hand):
@@ -803,8 +714,7 @@ def build_honors_knitted(
     """全不靠 (5 or 6 honours) or 七星不靠 (7 honours)."""
     if n_honors is None:
         n_honors = int(rng.choice([5, 6, 7], p=[0.35, 0.35, 0.3]))
-    perm = _KNIT_PERMS[int(rng.integers(6))]
-    knit = _knitted_tiles(perm)
+    knit = list(_KNITS[int(rng.integers(6))])
     suited = [int(t) for t in rng.choice(knit, size=14 - n_honors, replace=False)]
     honors = [int(t) for t in rng.choice(HONORS, size=n_honors, replace=False)]
     concealed = sorted(suited + honors)
@@ -821,8 +731,7 @@ def build_knitted_straight(
     **flag_opts: Any,
 ) -> WinningHand | None:
     """A full knitted straight + one set (melded or not) + a pair."""
-    perm = _KNIT_PERMS[int(rng.integers(6))]
-    knit = _knitted_tiles(perm)
+    knit = list(_KNITS[int(rng.integers(6))])
     if fill is None:
         allowed, pung_p = _random_style(rng)
         fill = sampler(allowed + list(HONORS), pung_p)
@@ -920,7 +829,7 @@ def _suited_ranks(ranks: Sequence[int], suits: Sequence[int] = (0, 1, 2)) -> lis
 def _chicken(rng: np.random.Generator) -> WinningHand | None:
     """无番和: three suits, one honour pair, unrelated sets, an exposed meld, a two-sided
     discard win and no other fan."""
-    honour = int(rng.choice([*WINDS, RED, 32]))
+    honour = int(rng.choice([*WINDS, RED, GREEN_DRAGON]))
     for _ in range(60):
         n_chows = int(rng.choice([3, 4], p=[0.6, 0.4]))
         chows: list[int] = []
@@ -1405,9 +1314,8 @@ def sample_non_winning(seed: int, n: int) -> list[WinningHand]:
                     counts[t] += 1
                     hand.append(t)
             hand.sort()
-        cands = [
-            t for t in range(NUM_KINDS) if counts[t] < 4 and not is_complete([*hand, t], len(melds))
-        ]
+        completing = set(waiting_tiles(hand, melds))
+        cands = [t for t in range(NUM_KINDS) if counts[t] < 4 and t not in completing]
         if not cands:
             continue
         w = int(cands[int(rng.integers(len(cands)))])

@@ -1,6 +1,8 @@
 """The random hand generator: physically valid, complete, deterministic, every shape covered.
 
 These tests use no oracle; ``test_differential.py`` checks the hands against PyMahjongGB.
+Completeness and waits are judged by the brute-force reference in ``brute_force.py``, not by
+``mjenv.decompose`` (which the generator itself uses).
 """
 
 from __future__ import annotations
@@ -14,18 +16,19 @@ from mjenv.fans.generate import (
     FAN_NAMES,
     SHAPES,
     WinningHand,
-    complete_shapes,
-    is_complete,
     random_winning_hand,
     sample_hands,
     sample_non_winning,
     sample_tenpai,
     targeted_hand,
     validate_hand,
-    waits,
 )
+from mjenv.fans.table import FANS
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG
 from mjenv.tiles import EAST, NUM_KINDS, parse_tiles
+
+from .brute_force import SHAPES as REFERENCE_SHAPES
+from .brute_force import complete_shapes, is_complete, waits
 
 HANDS = sample_hands(123, 3000)
 
@@ -132,8 +135,13 @@ def test_unknown_shape_and_fan_are_errors() -> None:
         targeted_hand(rng, "天和")
 
 
-def test_targeted_hands_for_every_entry() -> None:
+def test_fan_names_follow_the_table() -> None:
+    assert tuple(fan.zh for fan in FANS) == FAN_NAMES
     assert len(FAN_NAMES) == 82 == len(set(FAN_NAMES))
+    assert SHAPES == REFERENCE_SHAPES
+
+
+def test_targeted_hands_for_every_entry() -> None:
     rng = np.random.default_rng(99)
     for fan in FAN_NAMES:
         for _ in range(5):
