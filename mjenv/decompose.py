@@ -71,7 +71,7 @@ def _readings(key: tuple[int, ...], pair_allowed: bool) -> tuple[SuitReading, ..
         for chows, pungs, _ in _readings(tuple(counts), False):
             out.append((chows, pungs, start))
         counts[start] += 2
-    return tuple(out)
+    return tuple(dict.fromkeys(out))  # the pair can be reached by two paths: keep one
 
 
 def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:

@@ -15,10 +15,9 @@ least 5 runs, cold and warm figures:
 Method. Every input of both sides is built before any timing. Each run (round) measures every
 system in turn on the same hands, so machine drift hits both sides alike; the ratio to
 PyMahjongGB is taken round by round, and medians and min-max over the rounds are reported.
-In each section a round starts with ``mjenv.fans.clear_tables()`` (which empties our lazily
-filled tables; there is no whole-result cache) and our first pass is the *cold* figure; our
-second pass in the same round is the *warm* one. The garbage collector stays on (as in real
-use); ``gc.collect()`` runs before each timed pass.
+A *cold* pass follows ``mjenv.fans.clear_tables()`` (which empties our lazily filled tables;
+there is no whole-result cache); the *warm* pass repeats it later in the same round. The
+garbage collector stays on (as in real use); ``gc.collect()`` runs before each timed pass.
 
     python scripts/bench_fans.py [--hands 10000] [--runs 5] [--seed 2] [--pure] [--write-docs]
 
@@ -289,7 +288,8 @@ ROUND: list[tuple[str, Callable[[Inputs], float]]] = [
     ("fan.ours.cold", fan_ours), ("fan.gb", fan_gb), ("fan.ours.warm", fan_ours),
     ("fan.gb.verbose", fan_gb_verbose),
     ("reject.ours.cold", reject_ours), ("reject.gb", reject_gb),
-    ("reject.ours.warm", reject_ours), ("reject.shape", reject_shape),
+    ("reject.ours.warm", reject_ours),
+    ("reject.shape.cold", reject_shape), ("reject.shape.warm", reject_shape),
     ("wait.ours.cold", wait_ours), ("wait.gb", wait_gb), ("wait.ours.warm", wait_ours),
     ("wait.gb.shanten", wait_gb_shanten),
 ]
@@ -331,8 +331,9 @@ SECTIONS: list[tuple[str, str, str, list[Row]]] = [
         Row("reject.gb", "PyMahjongGB `MahjongFanCalculator` → `TypeError('ERROR_NOT_WIN')`"),
         Row("reject.ours.cold", "mjenv `calculate` → `NotWinError`, cold", "reject.gb", 1 / 2),
         Row("reject.ours.warm", "mjenv `calculate` → `NotWinError`, warm", "reject.gb", 1 / 2),
-        Row("reject.shape", "mjenv `decompose.is_complete` (shape only, warm; the engine's check)",
-            "reject.gb"),
+        Row("reject.shape.cold", "mjenv `decompose.is_complete` (shape only: the engine's check), "
+            "cold", "reject.gb"),
+        Row("reject.shape.warm", "mjenv `decompose.is_complete`, warm", "reject.gb"),
     ]),
     ("wait", "3. Waiting tiles of 13-tile hands", "hands/s", [
         Row("wait.gb", "PyMahjongGB `RegularShanten` + special-shape shantens (same answer)"),
@@ -367,7 +368,9 @@ def render(res: dict[str, Any]) -> str:
     n = res["sizes"]
     rates = {k: [n[k.split(".")[0]] / s for s in v] for k, v in res["seconds"].items()}
     files = ", ".join(f"`{Path(f).name}`" for f in res["files"].values())
-    lines = [f"Build measured: **{build_of(res['files'])}** ({files})", ""]
+    stale = ", ".join(res["stale"])
+    stale = f" — **STALE, older than the source: {stale}**" if stale else ""
+    lines = [f"Build measured: **{build_of(res['files'])}** ({files}){stale}", ""]
     c = res["checks"]
     notes = {
         "fan": f"{n['fan']:,} distinct winning hands of every shape (`sample_hands`). "
@@ -414,40 +417,70 @@ def machine() -> dict[str, str]:
         pass
     return {"nproc": str(os.cpu_count()), "cpu": cpu, "python": platform.python_version(),
             "platform": platform.platform(), "numpy": np.__version__,
-            "PyMahjongGB": version("PyMahjongGB"), "mjenv": mjenv.__version__}
+            "PyMahjongGB": version("PyMahjongGB"), "mjenv": mjenv.__version__,
+            "source": source_revision()}
+
+
+def source_revision() -> str:
+    """The git commit measured, and whether mjenv/ had uncommitted changes."""
+    try:
+        git = ["git", "-C", str(ROOT)]
+        head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run([*git, "status", "--porcelain", "--", "mjenv"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"commit {head}" + (" with uncommitted changes in mjenv/" if dirty else "")
+
+
+def stale_modules(files: dict[str, str]) -> list[str]:
+    """Compiled modules older than their source (they would measure old code)."""
+    out = []
+    for f in map(Path, files.values()):
+        source = f.with_name(f.name.split(".")[0] + ".py")
+        if f.suffix != ".py" and source.exists() and source.stat().st_mtime > f.stat().st_mtime:
+            out.append(f.name)
+    return out
 
 
 def measure(hands: int, runs: int, seed: int) -> dict[str, Any]:
     files = {"mjenv.fans.calculator": calculator.__file__ or "?",
              "mjenv.decompose": decompose.__file__ or "?"}
     print(f"mjenv from {Path(mjenv.__file__ or '?').parent}: {build_of(files)}", file=sys.stderr)
+    stale = stale_modules(files)
+    if stale:
+        print(f"WARNING: stale compiled modules (older than their source): {stale}",
+              file=sys.stderr)
     t0 = perf_counter()
     inp = build_inputs(hands, seed)
     checks = check_inputs(inp)
     print(f"  inputs built and checked: {perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     sizes = {"fan": len(inp.fan_ours), "reject": len(inp.reject_ours), "wait": len(inp.wait_ours)}
-    return {"files": files, "sizes": sizes, "checks": checks,
+    return {"files": files, "stale": stale, "sizes": sizes, "checks": checks,
             "seconds": run_rounds(inp, runs)}
 
 
-def measure_pure(hands: int, runs: int, seed: int) -> dict[str, Any]:
-    """The same measurement in a subprocess importing a .py-only copy of the package."""
-    with tempfile.TemporaryDirectory(prefix="mjenv-pure-") as tmp:
-        src = Path(mjenv.__file__ or "").parent
-        shutil.copytree(src, Path(tmp) / "mjenv", ignore=lambda d, names: [
-            x for x in names if x == "__pycache__" or ((Path(d) / x).is_file()
-                                                       and not x.endswith(".py"))])
-        out = Path(tmp) / "result.json"
-        cmd = [sys.executable, __file__, "--hands", str(hands), "--runs", str(runs),
-               "--seed", str(seed), "--emit-json", str(out)]
-        with subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": tmp}, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as proc:
-            assert proc.stdout is not None
-            for line in proc.stdout:  # its progress, passed on as it comes
-                print(f"  [pure] {line}", end="", file=sys.stderr, flush=True)
-        if proc.returncode:
-            raise RuntimeError(f"the pure-Python run failed (exit status {proc.returncode})")
-        res: dict[str, Any] = json.loads(out.read_text())
+def copy_pure_package(tmp: str) -> None:
+    """Copy the mjenv package's .py files (nothing compiled) into ``tmp``."""
+    shutil.copytree(Path(mjenv.__file__ or "").parent, Path(tmp) / "mjenv",
+                    ignore=lambda d, names: [x for x in names if x == "__pycache__" or (
+                        (Path(d) / x).is_file() and not x.endswith(".py"))])
+
+
+def measure_pure(tmp: str, hands: int, runs: int, seed: int) -> dict[str, Any]:
+    """The same measurement in a subprocess importing the .py-only copy in ``tmp``."""
+    out = Path(tmp) / "result.json"
+    cmd = [sys.executable, __file__, "--hands", str(hands), "--runs", str(runs),
+           "--seed", str(seed), "--emit-json", str(out)]
+    with subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": tmp}, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # its progress, passed on as it comes
+            print(f"  [pure] {line}", end="", file=sys.stderr, flush=True)
+    if proc.returncode:
+        raise RuntimeError(f"the pure-Python run failed (exit status {proc.returncode})")
+    res: dict[str, Any] = json.loads(out.read_text())
     if not all(f.startswith(tmp) for f in res["files"].values()):
         raise RuntimeError(f"the pure-Python run imported {res['files']}, not the copy")
     return res
@@ -467,15 +500,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--hands and --runs must be positive")
     argv_used = list(sys.argv[1:] if argv is None else argv)
 
-    results = [measure(args.hands, args.runs, args.seed)]
-    if args.emit_json:
-        Path(args.emit_json).write_text(json.dumps(results[0]))
-        return 0
-    if args.pure:
-        if build_of(results[0]["files"]) == "pure Python":
-            print("--pure: the main run already measured pure Python", file=sys.stderr)
-        else:
-            results.append(measure_pure(args.hands, args.runs, args.seed))
+    with tempfile.TemporaryDirectory(prefix="mjenv-pure-") as tmp:
+        if args.pure and not args.emit_json:
+            copy_pure_package(tmp)  # now, so both builds measure the same sources
+        results = [measure(args.hands, args.runs, args.seed)]
+        if args.emit_json:
+            Path(args.emit_json).write_text(json.dumps(results[0]))
+            return 0
+        if args.pure:
+            if build_of(results[0]["files"]) == "pure Python":
+                print("--pure: the main run already measured pure Python", file=sys.stderr)
+            else:
+                results.append(measure_pure(tmp, args.hands, args.runs, args.seed))
 
     smoke = args.hands < ACCEPT_HANDS or args.runs < ACCEPT_RUNS
     body = "\n".join(render(res) for res in results)
@@ -501,7 +537,7 @@ Written by `scripts/bench_fans.py --write-docs`; do not edit by hand. Command:
 
 Date: {datetime.date.today().isoformat()}. Machine: {m['nproc']} cores, {m['cpu']};
 {m['platform']}; Python {m['python']}, numpy {m['numpy']}, PyMahjongGB {m['PyMahjongGB']},
-mjenv {m['mjenv']}. Builds measured: {builds}.
+mjenv {m['mjenv']} ({m['source']}). Builds measured: {builds}.
 
 Acceptance (issue #2): fan calculation at least 1/5 of PyMahjongGB's calls per second (the goal
 is parity); rejecting a non-winning hand and `waiting_tiles` at least 1/2.
@@ -520,8 +556,8 @@ is parity); rejecting a non-winning hand and `waiting_tiles` at least 1/2.
   and packs) is built before timing, and checked untimed: both sides agree on each winning
   hand's total, both reject each non-winning hand, and both give the same waiting tiles.
 * **Cold and warm.** mjenv has no whole-result cache. `clear_tables()` empties its lazily
-  filled tables (per-suit readings and waits, set combinations) at the start of each section
-  of each round; our first pass is the cold figure and our second pass the warm one.
+  filled tables (per-suit readings and waits, set combinations) right before each pass
+  marked cold, in every round; the warm figure is the same pass repeated later in the round.
   PyMahjongGB keeps no state between calls, so it has one figure.
 * **Comparators.** PyMahjongGB is called with positional arguments and without `verbose`
   (its fastest form; `verbose=True`, which also returns points and English names as ours

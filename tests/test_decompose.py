@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import pytest
@@ -40,7 +41,9 @@ def _melds(n: int) -> tuple[Meld, ...]:
     return tuple(Meld.pung(EAST + i, 1) for i in range(n))
 
 
-def _random_tiles(rng: np.random.Generator, n: int, kinds: Sequence[int], cap: int = 4) -> list[int]:
+def _random_tiles(
+    rng: np.random.Generator, n: int, kinds: Sequence[int], cap: int = 4
+) -> list[int]:
     counts = [0] * NUM_KINDS
     out: list[int] = []
     while len(out) < n:
@@ -72,7 +75,7 @@ def _pools(rng: np.random.Generator) -> list[int]:
 # ---------------------------------------------------------------- is_complete
 
 
-WINNING = sample_hands(SEED, 600)
+WINNING = sample_hands(SEED, 400)
 
 
 def _check_complete(concealed: Sequence[int], n_melds: int) -> None:
@@ -101,14 +104,14 @@ def test_is_complete_on_near_misses() -> None:
             swapped[i] = int(rng.integers(NUM_KINDS))
             n_complete += bf.is_complete(swapped, len(h.melds))
             _check_complete(swapped, len(h.melds))
-    assert n_complete > 100  # swapping for the same kind, or for another that also fits
+    assert n_complete > 60  # swapping for the same kind, or for another that also fits
 
 
 @pytest.mark.parametrize("n_melds", range(5))
 def test_is_complete_on_random_hands(n_melds: int) -> None:
     rng = np.random.default_rng(SEED + n_melds)
     n_complete = 0
-    for _ in range(1500):
+    for _ in range(1000):
         concealed = _random_tiles(rng, 14 - 3 * n_melds, _pools(rng))
         n_complete += bf.is_complete(concealed, n_melds)
         _check_complete(concealed, n_melds)
@@ -116,7 +119,8 @@ def test_is_complete_on_random_hands(n_melds: int) -> None:
 
 
 def test_is_complete_with_a_wrong_tile_count_is_false() -> None:
-    assert not is_complete(parse_tiles("11122233344455m"), ())  # 15 tiles
+    assert is_complete(parse_tiles("11122233344455m"), ())
+    assert not is_complete(parse_tiles("111222333444555m"), ())  # 15 tiles
     assert not is_complete(parse_tiles("1112223334445m"), ())  # 13 tiles
     assert not is_complete(parse_tiles("11122233344455m"), _melds(1))
     assert is_complete(parse_tiles("11m"), _melds(4))
@@ -146,13 +150,12 @@ def test_every_shape_from_the_generator(shape: str) -> None:
         ("19m19s19p12345677z", 0, ["thirteen_orphans"]),
         ("147m258s3p1234567z", 0, ["honors_knitted"]),
         ("147m258s369p12345z", 0, ["honors_knitted"]),  # the full straight + 5 honours
-        ("14m25s36p1234567z", 0, []),  # 7 honours but only 7 tiles... 13 in all: too few
+        ("14m25s36p1234567z", 0, []),  # 13 tiles
         ("147m258s369p234m99p", 0, ["knitted_straight"]),
         ("147m258s369p111z22z", 0, ["knitted_straight"]),
         ("147m258s369p99p", 1, ["knitted_straight"]),
-        ("147m258s369p9p", 1, []),
-        ("147m258s36p9p", 2, []),
-        ("147m258s369p99p", 2, []),  # knitted straight with two melds: too many tiles anyway
+        ("147m258s369p19p", 1, []),
+        ("147m258s369p99p", 2, []),  # 11 tiles with two melds
         ("123m456s789p11z", 1, ["regular"]),
         ("11122233344457m", 0, []),
         ("1357m2468s1357p77z", 0, []),
@@ -170,7 +173,7 @@ def test_knitted_patterns() -> None:
     expected = {tuple(sorted(bf.knitted_tiles(p))) for p in bf.KNIT_PERMS}
     assert set(KNITTED_PATTERNS) == expected and len(KNITTED_PATTERNS) == 6
     assert set(ORPHANS) == set(bf.ORPHANS)
-    assert HONORS == tuple(range(EAST, NUM_KINDS))
+    assert tuple(range(EAST, NUM_KINDS)) == HONORS
 
 
 # ---------------------------------------------------------------- waiting tiles
@@ -185,16 +188,16 @@ def _check_waits(hand: Sequence[int], n_melds: int) -> list[int]:
 
 def test_waits_of_ready_and_random_hands_with_melds() -> None:
     ready = 0
-    for hand, melds in sample_tenpai(SEED, 800):
+    for hand, melds in sample_tenpai(SEED, 300):
         assert waiting_tiles(hand, melds) == bf.waits(hand, len(melds))
         ready += bool(bf.waits(hand, len(melds)))
-    assert ready > 300
+    assert ready > 100
 
 
 def test_waits_of_every_shape_less_one_tile() -> None:
     rng = np.random.default_rng(SEED)
     for shape in SHAPES:
-        for _ in range(40):
+        for _ in range(25):
             h = random_winning_hand(rng, shape)
             concealed = [*h.hand, h.win_tile]
             i = int(rng.integers(len(concealed)))
@@ -206,10 +209,10 @@ def test_waits_of_every_shape_less_one_tile() -> None:
 def test_waits_of_near_ready_and_dense_hands(n_melds: int) -> None:
     rng = np.random.default_rng(SEED + 10 + n_melds)
     ready = 0
-    for _ in range(400):
+    for _ in range(250 - 40 * n_melds):
         hand = _random_tiles(rng, 13 - 3 * n_melds, _pools(rng))
         ready += bool(_check_waits(hand, n_melds))
-    assert ready > 20
+    assert ready > 10
     for h in WINNING[:200]:
         if len(h.melds) != n_melds:
             continue
@@ -223,7 +226,7 @@ def test_waits_of_near_ready_and_dense_hands(n_melds: int) -> None:
     [
         # a "fifth copy" counts (PyMahjongGB; rules A25, E77): W1111 W234 waits on W1 and W4
         ("1111234m123567p", 0, "14m"),
-        ("1111m", 3, "1m"),  # wait on a fifth copy only... and the pair below
+        ("1111m", 3, "1m"),  # only on a fifth copy
         ("1112345678999m", 0, "123456789m"),  # nine gates
         ("19m19s19p1234567z", 0, "19m19s19p1234567z"),  # thirteen-sided
         ("19m19s19p1234566z", 0, "7z"),
@@ -231,7 +234,7 @@ def test_waits_of_near_ready_and_dense_hands(n_melds: int) -> None:
         ("147m258s36p13567z", 0, "9p24z"),  # honours-and-knitted
         ("147m258s369p1234z", 0, "567z"),
         ("147m258s369p9p", 1, "9p"),  # knitted straight + meld, single wait
-        ("147m258s369p23m9p", 0, "14m"),  # knitted straight + chow wait
+        ("147m258s369p23m99p", 0, "14m"),  # knitted straight + chow wait
         ("1133557799m113p", 0, "3p"),  # seven pairs
         ("2m", 4, "2m"),
         ("1357m2468s1357p7z", 0, ""),
@@ -263,42 +266,34 @@ def _key(ranks: str) -> tuple[int, ...]:
 
 
 def _readings(ranks: str) -> set[tuple[tuple[int, ...], tuple[int, ...], int]]:
-    out = suit_readings(_key(ranks))
-    assert len(set(out)) == len(out), out  # no reading twice
-    return set(out)
+    return set(suit_readings(_key(ranks)))
 
 
 def test_suit_readings_hand_checked() -> None:
+    """(chow first ranks, pung ranks, pair rank), ranks from 0."""
     # 111222333: three pungs, or three chows 123
     assert _readings("111222333") == {((0, 0, 0), (), -1), ((), (0, 1, 2), -1)}
+    # 11122233344: the two readings above + pair 44, or pair 11 + 123 234 234
+    assert _readings("11122233344") == {
+        ((0, 0, 0), (), 3),
+        ((), (0, 1, 2), 3),
+        ((0, 1, 1), (), 0),
+    }
     # 11123: pair 11 + chow 123 (111 + 23 is no reading)
     assert _readings("11123") == {((0,), (), 0)}
-    # 11122233344: pung+pung+pung+pair 44, or 123 x3 + pair 44, or 11 + 123 123 234
-    assert _readings("11122233344") == {
-        ((), (0, 1, 2), 3),
-        ((0, 0, 0), (), 3),
-        ((0, 0, 1), (), 0),
-    }
-    # 1112345678999 + 5: (11 123 456 789 99 ... ) — nine gates with 5
-    assert _readings("11123455678999") == {
-        ((0, 3, 6), (0, 8), 4),  # 111 999 123 456 789 + 55
-        ((1, 3, 6), (8,), 0),  # 11 234 456 789 999 ... wait: 11 + 234 + 5? checked below
-    } - {((1, 3, 6), (8,), 0)} | (_readings("11123455678999") - {((0, 3, 6), (0, 8), 4)})
-    assert ((0, 3, 6), (0, 8), 4) in _readings("11123455678999")
-    # 234 + 55: a pair-and-chow suit read one way
+    # nine gates completed by 5: only 111 234 55 678 999
+    assert _readings("11123455678999") == {((1, 5), (0, 8), 4)}
+    # 22333444: 22 + 333 + 444 only (234 234 leaves 3 4)
+    assert _readings("22333444") == {((), (2, 3), 1)}
+    assert _readings("111123") == {((0,), (0,), -1)}
     assert _readings("23455") == {((1,), (), 4)}
-    # 1111: no reading (a kong is a meld, not a concealed set)
+    # 1111: no reading (a kong is a meld, never a concealed set); sizes 3k+1 have none
     assert _readings("1111") == set()
     assert _readings("1") == set() == _readings("1112")
     assert _readings("") == {((), (), -1)}
-    # 111123: 11 + 123 + ... 1 left: no; 111 + 123? 6 tiles: 111 + 123 needs 4 ones: yes
-    assert _readings("111123") == {((0,), (0,), -1)}
-    # 22333444: 22 + 333 + 444, or 234 234 + 33 + 4... no: 22 pair + 334? -> only
-    assert _readings("22333444") == {((), (1, 2), 0), ((0, 1), (), 2)} - {((0, 1), (), 2)} | {
-        r for r in _readings("22333444") if r != ((), (1, 2), 0)
-    }
 
 
+@cache
 def _all_readings() -> dict[tuple[int, ...], set[tuple[tuple[int, ...], tuple[int, ...], int]]]:
     """Every reading of every suit of at most 4 sets and a pair, by enumeration."""
     sets = [("c", r) for r in range(7)] + [("p", r) for r in range(9)]
@@ -331,7 +326,6 @@ def test_suit_readings_list_every_split() -> None:
     expected = _all_readings()
     for key, readings in expected.items():
         assert set(suit_readings(key)) == readings, key
-        assert len(suit_readings(key)) == len(readings), key
     rng = np.random.default_rng(SEED)
     for _ in range(3000):
         key = tuple(int(x) for x in rng.integers(0, 5, size=9) * (rng.random(9) < 0.4))
@@ -365,5 +359,14 @@ def test_regular_waits(tiles: str, waits: str) -> None:
     if sum(counts) % 3 == 1:
         n_melds = (13 - sum(counts)) // 3
         hand = parse_tiles(tiles)
-        regular = [t for t in range(NUM_KINDS) if "regular" in bf.complete_shapes([*hand, t], n_melds)]
+        regular = [
+            t for t in range(NUM_KINDS) if "regular" in bf.complete_shapes([*hand, t], n_melds)
+        ]
         assert regular == expected
+
+
+def test_suit_readings_list_each_split_once() -> None:
+    """A pair and a chow at the same rank can be taken in either order (11123: chow then
+    pair, or pair then chow); the reading is listed once, so the calculator scores it once."""
+    repeated = [key for key in _all_readings() if len(set(r := suit_readings(key))) != len(r)]
+    assert not repeated, (len(repeated), repeated[:5])

@@ -18,6 +18,7 @@ from typing import Any
 from mjenv.decompose import (
     HONORS,
     KNITTED_PATTERNS,
+    is_complete_counts,
     is_honors_and_knitted,
     is_thirteen_orphans,
     knitted_pattern_of,
@@ -39,7 +40,20 @@ class InvalidHandError(ValueError):
 
 
 class NotWinError(ValueError):
-    """The tiles do not form a complete hand in any shape."""
+    """The tiles do not form a complete hand in any shape.
+
+    Rejecting a hand is a hot path for agents and the engine, so the message naming the tiles
+    is only written when someone reads it.
+    """
+
+    def __init__(self, hand: object = None) -> None:
+        super().__init__()
+        self._hand = hand
+
+    def __str__(self) -> str:
+        if isinstance(self._hand, _Hand):
+            return f"not a complete hand: {_describe(self._hand)}"
+        return "not a complete hand" if self._hand is None else str(self._hand)
 
 
 # ---------------------------------------------------------------- results
@@ -1027,9 +1041,9 @@ def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
         raise InvalidHandError("win_tile is required")
     h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
               prevalent_wind, flowers)
+    if not is_complete_counts(h.counts, len(h.melds)):  # cheap: a few table lookups
+        raise NotWinError(h)
     readings = _all_readings(h)
-    if not readings:
-        raise NotWinError(f"not a complete hand: {_describe(h)}")
     best = readings[0]
     for reading in readings:
         if reading[1] > best[1]:
@@ -1047,9 +1061,9 @@ def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
         raise InvalidHandError("win_tile is required")
     h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
               prevalent_wind, flowers)
+    if not is_complete_counts(h.counts, len(h.melds)):
+        raise NotWinError(h)
     readings = _all_readings(h)
-    if not readings:
-        raise NotWinError(f"not a complete hand: {_describe(h)}")
     results: list[FanResult] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
     for reading in readings:
