@@ -1,13 +1,14 @@
 """Win detection for every MCR shape, and the waiting tiles of a 13-tile hand.
 
-Regular hands are split suit by suit. For each suit the 9 counts form a key, and two
-memoised tables answer everything the calculator and the engine ask:
+Regular hands are split suit by suit. For each suit the 9 counts form a key, and one table,
+built when the module loads (about 22,000 keys, a few hundredths of a second), holds every
+suit that splits into sets and at most one pair, with all its readings:
 
 * :func:`suit_readings` lists every way to cut one suit into chows, pungs and at most one
   pair (the fan calculator scores each combination of suit readings);
-* ``_suit_info`` says whether a suit is complete without or with a pair, and which ranks
-  would complete it — so a win check is a few dictionary lookups and ``waiting_tiles`` needs
-  no loop over the 34 kinds for the regular shape.
+* a win check is one dictionary lookup per suit;
+* ``_suit_info`` says which ranks would complete a suit, so ``waiting_tiles`` needs no loop
+  over the 34 kinds for the regular shape.
 
 Honours cannot form chows, so they need no table: each honour count must be 0, 2 or 3.
 Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted straight + set
@@ -17,8 +18,8 @@ Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted stra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from itertools import permutations
+from functools import cache, partial
+from itertools import combinations_with_replacement, permutations
 
 from mjenv.melds import Meld
 from mjenv.tiles import EAST, NUM_KINDS, to_counts
@@ -42,47 +43,72 @@ _HONOR_SET = frozenset(HONORS)
 
 # ---------------------------------------------------------------- one suit
 
-@cache
-def _readings(key: tuple[int, ...], pair_allowed: bool) -> tuple[SuitReading, ...]:
-    start = next((i for i, c in enumerate(key) if c), -1)
-    if start < 0:
-        return (((), (), -1),)
-    out: list[SuitReading] = []
+_MAX_COPIES_IN_TABLE = 5
+"""Suits with a fifth copy are in the table too: waits count a "fifth copy" (PyMahjongGB)."""
+
+
+def _dfs_order(key: tuple[int, ...], reading: SuitReading) -> list[int]:
+    """The order in which a depth-first split (at the lowest tile: chow, then pung, then pair)
+    first finds this reading. Readings are listed in that order so that, when two readings
+    tie on total, the calculator shows the one PyMahjongGB shows more often."""
     counts = list(key)
-    c = counts[start]
-    # Chows are tried first: when two readings tie on total, the first one found is shown, and
-    # this order picks the same reading as PyMahjongGB more often.
-    if start <= 6 and counts[start + 1] and counts[start + 2]:
-        counts[start] -= 1
-        counts[start + 1] -= 1
-        counts[start + 2] -= 1
-        for chows, pungs, pair in _readings(tuple(counts), pair_allowed):
-            out.append(((start, *chows), pungs, pair))
-        counts[start] += 1
-        counts[start + 1] += 1
-        counts[start + 2] += 1
-    if c >= 3:
-        counts[start] -= 3
-        for chows, pungs, pair in _readings(tuple(counts), pair_allowed):
-            out.append((chows, (start, *pungs), pair))
-        counts[start] += 3
-    if c >= 2 and pair_allowed:
-        counts[start] -= 2
-        for chows, pungs, _ in _readings(tuple(counts), False):
-            out.append((chows, pungs, start))
-        counts[start] += 2
-    return tuple(dict.fromkeys(out))  # the pair can be reached by two paths: keep one
+    chows, pungs = list(reading[0]), list(reading[1])
+    steps: list[int] = []
+    while any(counts):
+        rank = next(i for i, c in enumerate(counts) if c)
+        if rank in chows:
+            chows.remove(rank)
+            counts[rank] -= 1
+            counts[rank + 1] -= 1
+            counts[rank + 2] -= 1
+            steps.append(0)
+        elif rank in pungs:
+            pungs.remove(rank)
+            counts[rank] -= 3
+            steps.append(1)
+        else:  # the pair
+            counts[rank] -= 2
+            steps.append(2)
+    return steps
+
+
+def _build_suit_table() -> dict[tuple[int, ...], tuple[SuitReading, ...]]:
+    """Every suit that is 0-4 sets (7 chows, 9 pungs) and at most one pair, with its readings."""
+    found: dict[tuple[int, ...], list[SuitReading]] = {}
+    for n_sets in range(5):
+        for combo in combinations_with_replacement(range(16), n_sets):
+            counts = [0] * 9
+            for kind in combo:
+                if kind < 7:
+                    counts[kind] += 1
+                    counts[kind + 1] += 1
+                    counts[kind + 2] += 1
+                else:
+                    counts[kind - 7] += 3
+            if max(counts) > _MAX_COPIES_IN_TABLE:
+                continue
+            chows = tuple(kind for kind in combo if kind < 7)
+            pungs = tuple(kind - 7 for kind in combo if kind >= 7)
+            found.setdefault(tuple(counts), []).append((chows, pungs, -1))
+            for pair in range(9):
+                if counts[pair] + 2 <= _MAX_COPIES_IN_TABLE:
+                    counts[pair] += 2
+                    found.setdefault(tuple(counts), []).append((chows, pungs, pair))
+                    counts[pair] -= 2
+    for key, readings in found.items():
+        if len(readings) > 1:
+            readings.sort(key=partial(_dfs_order, key))
+    return {key: tuple(readings) for key, readings in found.items()}
+
+
+_SUIT_TABLE = _build_suit_table()
+_EMPTY_SUIT = (0,) * 9
 
 
 def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
-    """Every split of one suit's 9 counts into chows, pungs and a pair (if its size needs one)."""
-    size = sum(key)
-    if size % 3 == 1:
-        return ()
-    readings = _readings(key, size % 3 == 2)
-    if size % 3 == 2:
-        return tuple(r for r in readings if r[2] >= 0)
-    return readings
+    """Every split of one suit's 9 counts into chows, pungs and a pair (if its size needs
+    one); empty if there is none."""
+    return _SUIT_TABLE.get(key, ())
 
 
 GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
@@ -94,13 +120,12 @@ sets only, ranks completing it with a pair) of one suit, or of the honours."""
 def _suit_info(key: tuple[int, ...]) -> GroupInfo:
     size = sum(key)
     rem = size % 3
-    complete = rem != 1 and bool(suit_readings(key))
+    complete = key in _SUIT_TABLE
     waits_sets: list[int] = []
     waits_pair: list[int] = []
     if rem != 0 and size < 14:
         for rank in range(9):  # a fifth copy counts too (PyMahjongGB's 独听 rule)
-            bigger = key[:rank] + (key[rank] + 1,) + key[rank + 1:]
-            if suit_readings(bigger):
+            if (key[:rank] + (key[rank] + 1,) + key[rank + 1:]) in _SUIT_TABLE:
                 (waits_sets if rem == 2 else waits_pair).append(rank)
     return rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets), tuple(waits_pair)
 
@@ -138,11 +163,20 @@ _GROUP_OFFSETS = (0, 9, 18, EAST)
 def is_regular_complete(counts: Sequence[int]) -> bool:
     """Standing tiles (any number 3k+2) split into sets and exactly one pair."""
     pair_groups = 0
-    for info in _group_infos(counts):
-        rem = info[0]
-        if rem == 1 or not (info[2] if rem == 2 else info[1]):
+    for start in (0, 9, 18):
+        key = tuple(counts[start:start + 9])
+        if key != _EMPTY_SUIT:
+            readings = _SUIT_TABLE.get(key)
+            if readings is None:
+                return False
+            if readings[0][2] >= 0:
+                pair_groups += 1
+    for t in range(EAST, NUM_KINDS):
+        c = counts[t]
+        if c == 2:
+            pair_groups += 1
+        elif c == 1 or c >= 4:
             return False
-        pair_groups += rem == 2
     return pair_groups == 1
 
 
@@ -170,6 +204,7 @@ def regular_waits(counts: Sequence[int]) -> list[int]:
 # ---------------------------------------------------------------- special shapes
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """Seven pairs (two of them may be the same tile: 四归一)."""
     return sum(counts) == 14 and all(c % 2 == 0 for c in counts)
 
 
@@ -216,9 +251,14 @@ def is_complete_counts(counts: Sequence[int], n_melds: int) -> bool:
     """Shape check on the standing tiles' counts (14 − 3·melds of them), all shapes."""
     if is_regular_complete(counts):
         return True
-    if n_melds == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts)
-                         or is_honors_and_knitted(counts)):
-        return True
+    if n_melds == 0:
+        most = max(counts)
+        if most == 1:
+            return is_honors_and_knitted(counts) or is_knitted_straight_complete(counts, 0)
+        if most == 2 and is_thirteen_orphans(counts):
+            return True
+        if is_seven_pairs(counts):
+            return True
     return is_knitted_straight_complete(counts, n_melds)
 
 

@@ -17,8 +17,6 @@ from typing import Any
 
 from mjenv.decompose import (
     HONORS,
-    KNITTED_PATTERNS,
-    is_complete_counts,
     is_honors_and_knitted,
     is_thirteen_orphans,
     knitted_pattern_of,
@@ -227,7 +225,7 @@ class _Hand:
     __slots__ = ("standing", "counts", "melds", "win", "self_drawn", "last_copy", "last_tile",
                  "kong_win", "seat_wind", "prevalent_wind", "flowers", "all_counts",
                  "meld_chows", "meld_pung_tiles", "melded_kongs", "concealed_kongs",
-                 "n_exposed", "nine_gates", "regular_base", "present", "_unique_wait")
+                 "n_exposed", "nine_gates", "regular_base", "_unique_wait")
 
     standing: list[int]
     counts: list[int]
@@ -248,7 +246,6 @@ class _Hand:
     n_exposed: int
     nine_gates: bool
     regular_base: dict[int, int]
-    present: int
 
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
                  self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
@@ -343,7 +340,6 @@ class _Hand:
         self.nine_gates = bool(not meld_list and win < EAST and counts[win - win % 9] >= 3
                                and _is_nine_gates(counts, win))
         self.regular_base: dict[int, int] = {}
-        self.present = 0
         self._unique_wait: bool | None = None
 
     def unique_wait(self) -> bool:
@@ -352,12 +348,13 @@ class _Hand:
         if self._unique_wait is None:
             before = self.counts[:]
             before[self.win] -= 1
-            waits = set(regular_waits(before))
-            if not self.melds:
-                odd = [t for t in range(NUM_KINDS) if before[t] % 2]
-                if len(odd) == 1:
-                    waits.add(odd[0])
-            self._unique_wait = len(waits) == 1
+            waits = regular_waits(before)
+            unique = len(waits) == 1
+            if unique and not self.melds and before.count(1) + before.count(3) == 1:
+                # a seven-pairs wait: on the one kind held an odd number of times
+                odd = before.index(1) if 1 in before else before.index(3)
+                unique = odd == waits[0]
+            self._unique_wait = unique
         return self._unique_wait
 
 
@@ -410,7 +407,6 @@ def _hand_fans(h: _Hand) -> dict[int, int]:
         present |= _CHOW_BITS[t]
     for t in h.meld_pung_tiles:
         present |= _BITS[t]
-    h.present = present
     hogs = h.all_counts.count(4) - h.melded_kongs - h.concealed_kongs
     if hogs > 0:
         fans[T.TILE_HOG] = hogs
@@ -890,11 +886,15 @@ _NO_SETS: SuitSets = (((), (), -1),)
 
 
 
-def _regular_readings(h: _Hand, counts: Sequence[int],
-                      knitted: tuple[int, ...] | None = None) -> list[Reading]:
+Split = tuple[tuple[int, ...], tuple[int, ...], int]
+"""One regular decomposition of standing tiles: (chow first tiles, pung tiles, pair tile)."""
+
+
+def _regular_splits(counts: Sequence[int]) -> SuitSets:
+    """Every split of the standing tiles into sets and one pair (empty if there is none)."""
     honors = _honor_sets(tuple(counts[EAST:]))
     if honors is None:
-        return []
+        return ()
     honor_pungs, pair_tile = honors
     pair_groups = 1 if pair_tile >= 0 else 0
     combined = _NO_SETS
@@ -903,7 +903,7 @@ def _regular_readings(h: _Hand, counts: Sequence[int],
         if key != _EMPTY_SUIT:
             found = _suit_sets(s, key)
             if not found:
-                return []
+                return ()
             if found[0][2] >= 0:  # a suit's size fixes whether it holds the pair
                 pair_groups += 1
             if len(found) == 1 and len(combined) == 1:  # the common case
@@ -913,50 +913,74 @@ def _regular_readings(h: _Hand, counts: Sequence[int],
                 combined = tuple((c[0] + f[0], c[1] + f[1], c[2] if c[2] >= 0 else f[2])
                                  for c in combined for f in found)
     if pair_groups != 1:
-        return []
+        return ()
+    if honor_pungs or pair_tile >= 0:
+        combined = tuple((chows, pungs + honor_pungs, pair if pair >= 0 else pair_tile)
+                         for chows, pungs, pair in combined)
+    return combined
+
+
+def _regular_readings(h: _Hand, splits: SuitSets,
+                      knitted: tuple[int, ...] | None = None) -> list[Reading]:
     shape = "knitted_straight" if knitted else "regular"
     out: list[Reading] = []
-    for chows, pungs, pair in combined:
-        if honor_pungs:
-            pungs += honor_pungs
-        if pair < 0:
-            pair = pair_tile
+    for chows, pungs, pair in splits:
         fans = _apply_exclusions(_regular_fans(h, chows, pungs, pair, knitted))
         out.append((fans, _total(fans), shape, (knitted, chows, pungs, pair)))
     return out
 
 
-def _special_readings(h: _Hand) -> list[Reading]:
-    counts = h.counts
-    out: list[Reading] = []
-    base = h.regular_base
+def _special_shapes(counts: list[int]) -> tuple[str, ...]:
+    """The special shape the standing tiles form (no melds), if any; shapes exclude each other."""
     pairs = counts.count(2) + 2 * counts.count(4)
     if pairs == 7:
-        fans = dict(base)
+        return ("seven_pairs",)
+    if pairs == 1 and is_thirteen_orphans(counts):
+        return ("thirteen_orphans",)
+    if pairs == 0 and is_honors_and_knitted(counts):
+        return ("honors_knitted",)
+    return ()
+
+
+def _special_reading(h: _Hand, shape: str) -> Reading:
+    counts = h.counts
+    fans = dict(h.regular_base)
+    if shape == "seven_pairs":
         kinds = [t for t in range(NUM_KINDS) if counts[t]]
         shifted = (len(kinds) == 7 and kinds[-1] < EAST and kinds[0] // 9 == kinds[-1] // 9
                    and kinds[-1] - kinds[0] == 6)
         fans[T.SEVEN_SHIFTED_PAIRS if shifted else T.SEVEN_PAIRS] = 1
-        _apply_exclusions(fans)
-        out.append((fans, _total(fans), "seven_pairs", ()))
-    elif pairs == 1 and is_thirteen_orphans(counts):
-        fans = dict(base)
+    elif shape == "thirteen_orphans":
         fans[T.THIRTEEN_ORPHANS] = 1
-        _apply_exclusions(fans)
-        out.append((fans, _total(fans), "thirteen_orphans", ()))
-    elif pairs == 0 and is_honors_and_knitted(counts):
-        fans = dict(base)
+    else:
         all_honors = all(counts[t] for t in HONORS)
         fans[T.GREATER_HONORS_KNITTED if all_honors else T.LESSER_HONORS_KNITTED] = 1
         pattern = knitted_pattern_of(counts)
         if pattern is not None and all(counts[t] for t in pattern):
             fans[T.KNITTED_STRAIGHT] = 1
-        _apply_exclusions(fans)
-        out.append((fans, _total(fans), "honors_knitted", ()))
+    _apply_exclusions(fans)
+    return (fans, _total(fans), shape, ())
+
+
+def _knitted_splits(h: _Hand) -> list[tuple[tuple[int, ...], SuitSets]]:
+    """Knitted straight + set + pair: (pattern, splits of the other tiles) for each."""
+    if len(h.melds) > 1:
+        return []
+    out = []
+    for pattern, rest in knitted_straight_rests(h.counts):
+        splits = _regular_splits(rest)
+        if splits:
+            out.append((pattern, splits))
     return out
 
 
 def _all_readings(h: _Hand) -> list[Reading]:
+    """Every reading of a complete hand, scored; raises NotWinError if there is none."""
+    splits = _regular_splits(h.counts)
+    specials = _special_shapes(h.counts) if not h.melds else ()
+    knitted = _knitted_splits(h)
+    if not (splits or specials or knitted):
+        raise NotWinError(h)
     base = _hand_fans(h)
     # concealment and kongs are the same for every reading (special shapes exclude them)
     if h.n_exposed == 0:
@@ -965,21 +989,12 @@ def _all_readings(h: _Hand) -> list[Reading]:
         base[T.MELDED_HAND] = 1
     _kong_fans(h.melded_kongs, h.concealed_kongs, base)
     h.regular_base = base
-    readings = _regular_readings(h, h.counts)
-    if not h.melds:
-        readings += _special_readings(h)
-    if len(h.melds) <= 1 and _may_hold_knitted_straight(h.present):
-        for pattern, rest in knitted_straight_rests(h.counts):
-            readings += _regular_readings(h, rest, pattern)
+    readings = _regular_readings(h, splits)
+    for shape in specials:
+        readings.append(_special_reading(h, shape))
+    for pattern, knitted_splits in knitted:
+        readings += _regular_readings(h, knitted_splits, pattern)
     return readings
-
-
-_KNITTED_MASKS = tuple(_mask(pattern) for pattern in KNITTED_PATTERNS)
-
-
-def _may_hold_knitted_straight(present: int) -> bool:
-    """Cheap filter: some knitted straight's nine kinds are among the tiles."""
-    return any(present & m == m for m in _KNITTED_MASKS)
 
 
 def _groups(h: _Hand, shape: str, raw: tuple[Any, ...]) -> tuple[Group, ...]:
@@ -1041,8 +1056,6 @@ def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
         raise InvalidHandError("win_tile is required")
     h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
               prevalent_wind, flowers)
-    if not is_complete_counts(h.counts, len(h.melds)):  # cheap: a few table lookups
-        raise NotWinError(h)
     readings = _all_readings(h)
     best = readings[0]
     for reading in readings:
@@ -1061,8 +1074,6 @@ def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
         raise InvalidHandError("win_tile is required")
     h = _Hand(hand, melds, win_tile, self_drawn, last_copy, last_tile, kong_win, seat_wind,
               prevalent_wind, flowers)
-    if not is_complete_counts(h.counts, len(h.melds)):
-        raise NotWinError(h)
     readings = _all_readings(h)
     results: list[FanResult] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
@@ -1077,12 +1088,13 @@ def calculate_all(hand: str | Iterable[object], melds: Iterable[object] = (),
 
 
 def clear_tables() -> None:
-    """Empty the lazily filled tables (suit readings, waits, set combinations), so a benchmark
-    can measure a cold start. Results never depend on them."""
+    """Empty the tables filled as hands need them (suit waits, set combinations), so a
+    benchmark can measure a cold start; the table of complete suits is built once, at import.
+    Results never depend on them."""
     from mjenv import decompose
 
-    for table in (decompose._readings, decompose._suit_info, decompose._honor_info, _suit_sets,
-                  _honor_sets, _chow_combination, _pung_combination):
+    for table in (decompose._suit_info, decompose._honor_info, _suit_sets, _honor_sets,
+                  _chow_combination, _pung_combination):
         table.cache_clear()
 
 
