@@ -7,7 +7,7 @@ suit that splits into sets and at most one pair, with all its readings:
 * :func:`suit_readings` lists every way to cut one suit into chows, pungs and at most one
   pair (the fan calculator scores each combination of suit readings);
 * a win check is one dictionary lookup per suit;
-* ``_suit_info`` says which ranks would complete a suit, so ``waiting_tiles`` needs no loop
+* ``suit_group_info`` says which ranks would complete a suit, so ``waiting_tiles`` needs no loop
   over the 34 kinds for the regular shape.
 
 Honours cannot form chows, so they need no table: each honour count must be 0, 2 or 3.
@@ -117,7 +117,8 @@ sets only, ranks completing it with a pair) of one suit, or of the honours."""
 
 
 @cache
-def _suit_info(key: tuple[int, ...]) -> GroupInfo:
+def suit_group_info(key: tuple[int, ...]) -> GroupInfo:
+    """What one suit (its 9 counts) is: see ``GroupInfo``. Memoised."""
     size = sum(key)
     rem = size % 3
     complete = key in _SUIT_TABLE
@@ -131,8 +132,9 @@ def _suit_info(key: tuple[int, ...]) -> GroupInfo:
 
 
 @cache
-def _honor_info(key: tuple[int, ...]) -> GroupInfo:
-    """Honours form only pungs and pairs: each count must be 0, 2 or 3."""
+def honor_group_info(key: tuple[int, ...]) -> GroupInfo:
+    """What the honours (their 7 counts) are: see ``GroupInfo``. Honours form only pungs and
+    pairs: each count must be 0, 2 or 3. Memoised."""
     rem = sum(key) % 3
     singles = [i for i, c in enumerate(key) if c == 1]
     doubles = [i for i, c in enumerate(key) if c == 2]
@@ -151,8 +153,8 @@ def _honor_info(key: tuple[int, ...]) -> GroupInfo:
 
 
 def _group_infos(counts: Sequence[int]) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
-    return (_suit_info(tuple(counts[0:9])), _suit_info(tuple(counts[9:18])),
-            _suit_info(tuple(counts[18:27])), _honor_info(tuple(counts[27:34])))
+    return (suit_group_info(tuple(counts[0:9])), suit_group_info(tuple(counts[9:18])),
+            suit_group_info(tuple(counts[18:27])), honor_group_info(tuple(counts[27:34])))
 
 
 _GROUP_OFFSETS = (0, 9, 18, EAST)

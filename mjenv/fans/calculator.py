@@ -17,11 +17,13 @@ from typing import Any
 
 from mjenv.decompose import (
     HONORS,
+    honor_group_info,
     is_honors_and_knitted,
     is_thirteen_orphans,
     knitted_pattern_of,
     knitted_straight_rests,
     regular_waits,
+    suit_group_info,
     suit_readings,
 )
 from mjenv.fans import table as T
@@ -344,18 +346,46 @@ class _Hand:
 
     def unique_wait(self) -> bool:
         """Whether the hand before the win had exactly one winning kind (独听), counting
-        regular and (fully concealed) seven-pairs waits, as PyMahjongGB does."""
+        regular and (fully concealed) seven-pairs waits and a fifth copy, as PyMahjongGB does.
+
+        Only the winning tile's suit changed, so only its waits need looking up: the other
+        suits are complete, and one of them can offer a wait only when the winning suit is
+        complete with its pair without the winning tile (a two-pair wait)."""
         if self._unique_wait is None:
-            before = self.counts[:]
-            before[self.win] -= 1
-            waits = regular_waits(before)
-            unique = len(waits) == 1
-            if unique and not self.melds and before.count(1) + before.count(3) == 1:
-                # a seven-pairs wait: on the one kind held an odd number of times
-                odd = before.index(1) if 1 in before else before.index(3)
-                unique = odd == waits[0]
-            self._unique_wait = unique
+            self._unique_wait = self._find_unique_wait()
         return self._unique_wait
+
+    def _find_unique_wait(self) -> bool:
+        counts, win = self.counts, self.win
+        start = win - win % 9 if win < EAST else EAST
+        before = counts[start:start + 9] if win < EAST else counts[EAST:]
+        before[win - start] -= 1
+        info = suit_group_info(tuple(before)) if win < EAST else honor_group_info(tuple(before))
+        if info[0] == 1:  # the winning tile completed the pair's group
+            if len(info[4]) != 1:
+                return False
+        else:
+            if len(info[3]) != 1:
+                return False
+            if info[2] and _other_group_waits(counts, start):
+                return False
+        # a seven-pairs wait on the other tile held an odd number of times?
+        return bool(self.melds) or counts.count(1) + counts.count(3) != 2 or not counts[win] % 2
+
+
+def _other_group_waits(counts: Sequence[int], skip: int) -> bool:
+    """Whether the group holding the pair (other than the one at ``skip``) could take one more
+    tile as part of a set: the second half of a two-pair wait."""
+    for start in (0, 9, 18, EAST):
+        if start == skip:
+            continue
+        if start < EAST:
+            info = suit_group_info(tuple(counts[start:start + 9]))
+        else:
+            info = honor_group_info(tuple(counts[EAST:]))
+        if info[0] == 2:
+            return bool(info[3])
+    return False
 
 
 # ---------------------------------------------------------------- tile facts
@@ -1093,7 +1123,7 @@ def clear_tables() -> None:
     Results never depend on them."""
     from mjenv import decompose
 
-    for table in (decompose._suit_info, decompose._honor_info, _suit_sets, _honor_sets,
+    for table in (decompose.suit_group_info, decompose.honor_group_info, _suit_sets, _honor_sets,
                   _chow_combination, _pung_combination):
         table.cache_clear()
 
