@@ -105,6 +105,11 @@ _SUIT_TABLE = _build_suit_table()
 _EMPTY_SUIT = (0,) * 9
 
 
+def is_complete_suit(key: tuple[int, ...]) -> bool:
+    """Whether one suit's 9 counts split into sets and at most one pair."""
+    return key in _SUIT_TABLE
+
+
 def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
     """Every split of one suit's 9 counts into chows, pungs and a pair (if its size needs
     one); empty if there is none."""

@@ -18,6 +18,7 @@ from typing import Any
 from mjenv.decompose import (
     HONORS,
     honor_group_info,
+    is_complete_suit,
     is_honors_and_knitted,
     is_thirteen_orphans,
     knitted_pattern_of,
@@ -159,6 +160,8 @@ class FanResult:
 
 _ANY_TO_ID: dict[object, int] = {code: i for i, code in enumerate(CODES)}
 _ANY_TO_ID.update({i: i for i in range(NUM_TILE_IDS)})
+_KIND_TO_ID: dict[object, int] = {key: i for key, i in _ANY_TO_ID.items() if i < NUM_KINDS}
+"""Codes and ids of the 34 kinds a hand may hold (no flowers): the fast path of input."""
 
 
 def _tile(value: object, what: str) -> int:
@@ -191,12 +194,9 @@ def _fast_tiles(values: str | Iterable[object]) -> list[int]:
     """Ids of the tiles: a dictionary lookup each in the common case, full checks otherwise."""
     if not isinstance(values, str):
         try:
-            ids = [_ANY_TO_ID[v] for v in values]
+            return [_KIND_TO_ID[v] for v in values]
         except (KeyError, TypeError):
-            pass
-        else:
-            if not ids or max(ids) < NUM_KINDS:
-                return ids
+            pass  # a flower, a glyph, a bad tile: the careful path says which
     return _tiles(values, "hand")
 
 
@@ -254,8 +254,8 @@ class _Hand:
                  seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
         standing = _fast_tiles(hand)
         meld_list = [m if type(m) is Meld else _meld(m) for m in melds]
-        win = _ANY_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
-        if not 0 <= win < NUM_KINDS:
+        win = _KIND_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
+        if win < 0:
             win = _tile(win_tile, "win_tile")
         if not (type(self_drawn) is bool and type(last_copy) is bool
                 and type(last_tile) is bool and type(kong_win) is bool):
@@ -895,23 +895,6 @@ def _suit_sets(offset: int, key: tuple[int, ...]) -> SuitSets:
                  for chows, pungs, pair in suit_readings(key))
 
 
-@cache
-def _honor_sets(key: tuple[int, ...]) -> tuple[tuple[int, ...], int] | None:
-    """(pung tiles, pair tile or -1) of the honours, or None if they are not sets + pair."""
-    pungs: tuple[int, ...] = ()
-    pair = -1
-    for i, c in enumerate(key):
-        if c == 3:
-            pungs += (EAST + i,)
-        elif c == 2:
-            if pair >= 0:
-                return None
-            pair = EAST + i
-        elif c:
-            return None
-    return pungs, pair
-
-
 _NO_SETS: SuitSets = (((), (), -1),)
 
 
@@ -922,18 +905,26 @@ Split = tuple[tuple[int, ...], tuple[int, ...], int]
 
 def _regular_splits(counts: Sequence[int]) -> SuitSets:
     """Every split of the standing tiles into sets and one pair (empty if there is none)."""
-    honors = _honor_sets(tuple(counts[EAST:]))
-    if honors is None:
-        return ()
-    honor_pungs, pair_tile = honors
+    honor_pungs: tuple[int, ...] = ()
+    pair_tile = -1
+    for t in range(EAST, NUM_KINDS):
+        n = counts[t]
+        if n == 3:
+            honor_pungs += (t,)
+        elif n == 2:
+            if pair_tile >= 0:
+                return ()
+            pair_tile = t
+        elif n:
+            return ()
     pair_groups = 1 if pair_tile >= 0 else 0
     combined = _NO_SETS
     for s in (0, 9, 18):
         key = tuple(counts[s:s + 9])
         if key != _EMPTY_SUIT:
-            found = _suit_sets(s, key)
-            if not found:
+            if not is_complete_suit(key):  # the static table: no memo needed to say no
                 return ()
+            found = _suit_sets(s, key)
             if found[0][2] >= 0:  # a suit's size fixes whether it holds the pair
                 pair_groups += 1
             if len(found) == 1 and len(combined) == 1:  # the common case
@@ -1123,7 +1114,7 @@ def clear_tables() -> None:
     Results never depend on them."""
     from mjenv import decompose
 
-    for table in (decompose.suit_group_info, decompose.honor_group_info, _suit_sets, _honor_sets,
+    for table in (decompose.suit_group_info, decompose.honor_group_info, _suit_sets,
                   _chow_combination, _pung_combination):
         table.cache_clear()
 
