@@ -18,7 +18,7 @@ Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted stra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, partial
+from functools import partial
 from itertools import combinations_with_replacement, permutations
 
 from mjenv.melds import Meld
@@ -121,9 +121,25 @@ GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
 sets only, ranks completing it with a pair) of one suit, or of the honours."""
 
 
-@cache
+_SUIT_INFO: dict[tuple[int, ...], GroupInfo] = {}
+_HONOR_INFO: dict[tuple[int, ...], GroupInfo] = {}
+
+
+def clear_group_info() -> None:
+    """Forget the memoised group infos (for cold-start benchmarks; results never change)."""
+    _SUIT_INFO.clear()
+    _HONOR_INFO.clear()
+
+
 def suit_group_info(key: tuple[int, ...]) -> GroupInfo:
     """What one suit (its 9 counts) is: see ``GroupInfo``. Memoised."""
+    found = _SUIT_INFO.get(key)
+    if found is None:
+        found = _SUIT_INFO[key] = _suit_group_info_of(key)
+    return found
+
+
+def _suit_group_info_of(key: tuple[int, ...]) -> GroupInfo:
     size = sum(key)
     rem = size % 3
     complete = key in _SUIT_TABLE
@@ -136,10 +152,16 @@ def suit_group_info(key: tuple[int, ...]) -> GroupInfo:
     return rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets), tuple(waits_pair)
 
 
-@cache
 def honor_group_info(key: tuple[int, ...]) -> GroupInfo:
     """What the honours (their 7 counts) are: see ``GroupInfo``. Honours form only pungs and
     pairs: each count must be 0, 2 or 3. Memoised."""
+    found = _HONOR_INFO.get(key)
+    if found is None:
+        found = _HONOR_INFO[key] = _honor_group_info_of(key)
+    return found
+
+
+def _honor_group_info_of(key: tuple[int, ...]) -> GroupInfo:
     rem = sum(key) % 3
     singles = [i for i, c in enumerate(key) if c == 1]
     doubles = [i for i, c in enumerate(key) if c == 2]

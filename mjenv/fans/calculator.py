@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from mjenv.decompose import (
@@ -106,20 +105,28 @@ class FanEntry:
 class FanResult:
     """The score of a winning hand: each fan, the total, and the reading that gave it.
 
-    ``decomposition`` (the sets and pair of the reading) is built when first asked for: most
-    callers (the engine, agents) only need the total.
+    ``fans`` and ``decomposition`` (the sets and pair of the reading) are built when first
+    asked for: most callers (the engine, agents) only need the total.
     """
 
-    __slots__ = ("fans", "total", "flowers", "shape", "_source", "_groups")
+    __slots__ = ("total", "flowers", "shape", "_counts", "_source", "_fans", "_groups")
 
-    def __init__(self, fans: tuple[FanEntry, ...], total: int, flowers: int, shape: str,
+    def __init__(self, counts: dict[int, int], total: int, flowers: int, shape: str,
                  source: tuple[Any, ...]) -> None:
-        self.fans = fans
         self.total = total
         self.flowers = flowers
         self.shape = shape
+        self._counts = counts
         self._source = source
+        self._fans: tuple[FanEntry, ...] | None = None
         self._groups: tuple[Group, ...] | None = None
+
+    @property
+    def fans(self) -> tuple[FanEntry, ...]:
+        """Each fan scored, in table order (花牌 last when there are flowers)."""
+        if self._fans is None:
+            self._fans = tuple(_entry(fan_id, n) for fan_id, n in sorted(self._counts.items()))
+        return self._fans
 
     @property
     def decomposition(self) -> tuple[Group, ...]:
@@ -714,10 +721,22 @@ _TILE_TRAITS = tuple(
     for t in range(NUM_KINDS))
 
 
-@cache
-def _chow_combination(chows: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+ChowInfo = tuple[tuple[tuple[int, int], ...], int]
+PungInfo = tuple[tuple[tuple[int, int], ...], int, int, int, bool]
+_CHOW_TABLE: dict[tuple[int, ...], ChowInfo] = {}
+_PUNG_TABLE: dict[tuple[int, ...], PungInfo] = {}
+
+
+def _chow_combination(chows: tuple[int, ...]) -> ChowInfo:
     """(chow-combination fans, traits shared by all chows) of a sorted tuple of chows.
     A finite table (at most 12,650 keys), filled as hands need it."""
+    found = _CHOW_TABLE.get(chows)
+    if found is None:
+        found = _CHOW_TABLE[chows] = _chow_combination_of(chows)
+    return found
+
+
+def _chow_combination_of(chows: tuple[int, ...]) -> ChowInfo:
     fans: dict[int, int] = {}
     _chow_fans(chows, -1, fans)
     traits = _OUTSIDE | _FIVE | _EVEN
@@ -726,11 +745,16 @@ def _chow_combination(chows: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ..
     return tuple(fans.items()), traits
 
 
-@cache
-def _pung_combination(pungs: tuple[int, ...]
-                      ) -> tuple[tuple[tuple[int, int], ...], int, int, int, bool]:
+def _pung_combination(pungs: tuple[int, ...]) -> PungInfo:
     """(pung-combination fans, dragon pungs, terminal pungs, shared traits, any wind) of a
     sorted tuple of pung tiles. A finite table, filled as hands need it."""
+    found = _PUNG_TABLE.get(pungs)
+    if found is None:
+        found = _PUNG_TABLE[pungs] = _pung_combination_of(pungs)
+    return found
+
+
+def _pung_combination_of(pungs: tuple[int, ...]) -> PungInfo:
     fans: dict[int, int] = {}
     _pung_combination_fans(pungs, fans)
     dragons = sum(1 for t in pungs if t >= RED)
@@ -887,9 +911,19 @@ _EMPTY_SUIT = (0,) * 9
 SuitSets = tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]
 
 
-@cache
+_SUIT_SETS: tuple[dict[tuple[int, ...], SuitSets], ...] = ({}, {}, {})
+
+
 def _suit_sets(offset: int, key: tuple[int, ...]) -> SuitSets:
     """The suit's readings with tile ids (chow first tiles, pung tiles, pair or -1)."""
+    table = _SUIT_SETS[offset // 9]
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _suit_sets_of(offset, key)
+    return found
+
+
+def _suit_sets_of(offset: int, key: tuple[int, ...]) -> SuitSets:
     return tuple((tuple(offset + r for r in chows), tuple(offset + r for r in pungs),
                   offset + pair if pair >= 0 else -1)
                  for chows, pungs, pair in suit_readings(key))
@@ -1041,18 +1075,19 @@ def _groups(h: _Hand, shape: str, raw: tuple[Any, ...]) -> tuple[Group, ...]:
 _ENTRIES: dict[tuple[int, int], FanEntry] = {}
 
 
+def _entry(fan_id: int, count: int) -> FanEntry:
+    entry = _ENTRIES.get((fan_id, count))
+    if entry is None:
+        entry = _ENTRIES[(fan_id, count)] = FanEntry(FANS[fan_id - 1], count)
+    return entry
+
+
 def _result(h: _Hand, reading: Reading) -> FanResult:
     fans, total, shape, raw = reading
     if h.flowers:
         fans = {**fans, T.FLOWER_TILES: h.flowers}
         total += h.flowers
-    entries = []
-    for key in sorted(fans.items()):
-        entry = _ENTRIES.get(key)
-        if entry is None:
-            entry = _ENTRIES[key] = FanEntry(FANS[key[0] - 1], key[1])
-        entries.append(entry)
-    return FanResult(tuple(entries), total, h.flowers, shape, (h, shape, raw))
+    return FanResult(fans, total, h.flowers, shape, (h, shape, raw))
 
 
 def calculate(hand: str | Iterable[object], melds: Iterable[object] = (),
@@ -1114,9 +1149,11 @@ def clear_tables() -> None:
     Results never depend on them."""
     from mjenv import decompose
 
-    for table in (decompose.suit_group_info, decompose.honor_group_info, _suit_sets,
-                  _chow_combination, _pung_combination):
-        table.cache_clear()
+    decompose.clear_group_info()
+    for suit_table in _SUIT_SETS:
+        suit_table.clear()
+    _CHOW_TABLE.clear()
+    _PUNG_TABLE.clear()
 
 
 def _describe(h: _Hand) -> str:
