@@ -18,7 +18,9 @@ if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
         from mypyc.build import mypycify
 
         ext_modules = mypycify(COMPILED_MODULES, opt_level="3")
-    except Exception as err:  # no mypyc or no compiler: plain Python is complete, just slower
+        for extension in ext_modules:
+            extension.optional = True  # a failed C build leaves the plain Python modules
+    except Exception as err:  # no mypyc: plain Python is complete, just slower
         print(f"mjenv: not compiling with mypyc ({err}); installing pure Python", file=sys.stderr)
 
 setup(ext_modules=ext_modules)
