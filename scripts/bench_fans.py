@@ -540,7 +540,9 @@ Date: {datetime.date.today().isoformat()}. Machine: {m['nproc']} cores, {m['cpu'
 mjenv {m['mjenv']} ({m['source']}). Builds measured: {builds}.
 
 Acceptance (issue #2): fan calculation at least 1/5 of PyMahjongGB's calls per second (the goal
-is parity); rejecting a non-winning hand and `waiting_tiles` at least 1/2.
+is parity); rejecting a non-winning hand and `waiting_tiles` at least 1/2. The targets apply to
+the build that `make` and `pip install` produce: the calculator compiled with mypyc. The pure-
+Python fallback (no C compiler, or `MJENV_PURE_PYTHON=1`) is measured too, for the record.
 
 {note}## Results
 
