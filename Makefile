@@ -8,10 +8,10 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-# The install is redone when pyproject.toml, setup.py or a module compiled with mypyc changes
-# (the compiled .so files sit beside the sources and would otherwise shadow an edit).
+# The install is redone when pyproject.toml, setup.py or a module of mjenv changes: the modules
+# that setup.py compiles with mypyc sit beside their sources and would otherwise shadow an edit.
 STAMP := $(VENV)/.installed
-COMPILED := mjenv/decompose.py mjenv/fans/calculator.py
+SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
 .PHONY: install fan-demo test lint acceptance bench clean
 
@@ -20,7 +20,7 @@ $(BIN)/python:
 
 # torch first, pinned: 2.13.0 is the local CPU wheel; an unpinned torch pulls a multi-GB CUDA build.
 # mypyc (from mypy) compiles the calculator at install; the build uses the venv's own tools.
-$(STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
+$(STAMP): pyproject.toml setup.py $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install torch==2.13.0
 	$(BIN)/python -m pip install 'setuptools>=68' wheel 'mypy==2.4.1'
 	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train]'

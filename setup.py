@@ -10,7 +10,13 @@ import sys
 
 from setuptools import setup
 
-COMPILED_MODULES = ["mjenv/decompose.py", "mjenv/fans/calculator.py"]
+COMPILED_MODULES = [
+    "mjenv/decompose.py",
+    "mjenv/fans/calculator.py",
+    "mjenv/fans/combinations.py",
+    "mjenv/fans/hand.py",
+    "mjenv/fans/result.py",
+]
 
 ext_modules = []
 if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):

@@ -5,16 +5,14 @@
 92
 """
 
-from mjenv.fans.calculator import (
+from mjenv.fans.calculator import calculate, calculate_all, clear_tables
+from mjenv.fans.result import (
     MINIMUM_POINTS,
     FanEntry,
     FanResult,
     Group,
     InvalidHandError,
     NotWinError,
-    calculate,
-    calculate_all,
-    clear_tables,
 )
 from mjenv.fans.table import FAN_BY_EN, FAN_BY_ZH, FANS, Fan
 
