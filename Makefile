@@ -3,7 +3,7 @@
 #   make test        set up, then ruff, mypy and the default pytest suite (what CI runs)
 #   make lint        ruff and mypy only
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
-#   make bench       the fan calculator benchmark (prints; does not write docs/)
+#   make bench       the fan calculator and shanten benchmarks (print; do not write docs/)
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -41,9 +41,11 @@ test: lint
 acceptance: $(STAMP)
 	$(BIN)/pytest -q -m acceptance
 	$(BIN)/python scripts/bench_fans.py --pure --write-docs
+	$(BIN)/python scripts/bench_shanten.py --pure --write-docs
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_fans.py
+	$(BIN)/python scripts/bench_shanten.py
 
 clean:
 	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)

@@ -12,6 +12,7 @@ from setuptools import setup
 
 COMPILED_MODULES = [
     "mjenv/decompose.py",
+    "mjenv/shanten.py",
     "mjenv/fans/calculator.py",
     "mjenv/fans/combinations.py",
     "mjenv/fans/hand.py",

@@ -2,7 +2,9 @@
 
 The package is layered (see ``docs/`` and the architecture notes): ``mjenv.tiles`` (tile ids,
 codes, glyphs, compact notation) -> ``mjenv.melds`` -> ``mjenv.decompose`` (win detection,
-waiting tiles) -> ``mjenv.fans`` (the fan calculator). ``mjenv.cli`` is the ``mjenv`` command.
+waiting tiles) -> ``mjenv.fans`` (the fan calculator) and ``mjenv.shanten`` -> ``mjenv.analysis``
+(scored waits, best discards) -> ``mjenv.engine`` (one hand, a match). ``mjenv.cli`` is the
+``mjenv`` command.
 
 ``import mjenv`` is kept light: nothing heavy (numpy, the fan tables) loads until it is used.
 ``mjenv.calculate`` is a lazy alias of :func:`mjenv.fans.calculate`.

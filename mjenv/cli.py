@@ -3,6 +3,7 @@
     mjenv --version
     mjenv fan "1112345678999m" --win 5m --self-drawn   # score one hand, print a table
     mjenv fan --jsonl < requests.jsonl                 # JSON Lines, as python -m mjenv.fans
+    mjenv hand "123m456s789p11225z" --seen 1z          # shanten, useful tiles, discards, waits
 
 A subcommand is a function that adds its parser (``_add_fan``) and a handler that takes the
 parsed arguments and returns the exit status. Heavy modules are imported inside handlers, so
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 from mjenv import __version__
 
 if TYPE_CHECKING:
+    from mjenv.analysis import HandAnalysis, Wait
     from mjenv.fans import FanResult
     from mjenv.melds import Meld
 
@@ -76,6 +78,13 @@ def _add_fan(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--jsonl", action="store_true",
                    help="read JSON Lines requests on stdin, write one JSON answer per line")
     p.add_argument("--win", metavar="TILE", help="the winning tile (not part of HAND)")
+    _add_meld_arguments(p)
+    _add_flag_arguments(p, "how the hand was won")
+    p.set_defaults(handler=_run_fan, command="fan")
+
+
+def _add_meld_arguments(p: argparse.ArgumentParser) -> None:
+    """--chow, --pung, --kong, --added-kong, --concealed-kong (read by _melds_from_args)."""
     melds = p.add_argument_group("melds (repeatable; supplier and claimed tile do not matter here)")
     melds.add_argument("--chow", action="append", default=[], metavar="TILES",
                        help="an exposed chow, e.g. 123m or 'W1 W2 W3'")
@@ -87,7 +96,11 @@ def _add_fan(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="an added kong (pung upgraded with its fourth tile), e.g. 9s")
     melds.add_argument("--concealed-kong", action="append", default=[], metavar="TILE",
                        help="a concealed kong, e.g. 7z")
-    flags = p.add_argument_group("how the hand was won")
+
+
+def _add_flag_arguments(p: argparse.ArgumentParser, title: str) -> None:
+    """The win flags of the fan calculator, as keyword arguments of the same names."""
+    flags = p.add_argument_group(title)
     flags.add_argument("--self-drawn", action="store_true",
                        help="the winning tile was drawn (自摸)")
     flags.add_argument("--last-copy", action="store_true",
@@ -104,7 +117,28 @@ def _add_fan(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="E, S, W, N or 0..3 (default E)")
     flags.add_argument("--flowers", type=int, default=0, metavar="N",
                        help="flowers the winner exposed, 0..8")
-    p.set_defaults(handler=_run_fan, command="fan")
+
+
+def _flag_kwargs(args: argparse.Namespace) -> dict[str, bool | int]:
+    """The flags given with _add_flag_arguments, as keyword arguments of the calculator."""
+    return {"self_drawn": args.self_drawn, "last_copy": args.last_copy,
+            "last_tile": args.last_tile, "kong_win": args.kong_win,
+            "seat_wind": args.seat_wind, "prevalent_wind": args.prevalent_wind,
+            "flowers": args.flowers}
+
+
+def _describe_flags(args: argparse.Namespace) -> str:
+    how = ["self-drawn" if args.self_drawn else "discard"]
+    if args.last_copy:
+        how.append("last copy")
+    if args.last_tile:
+        how.append("last tile")
+    if args.kong_win:
+        how.append("kong replacement" if args.self_drawn else "robbing a kong")
+    how.append(f"seat wind {WIND_NAMES[args.seat_wind]}")
+    how.append(f"prevalent wind {WIND_NAMES[args.prevalent_wind]}")
+    how.append(f"flowers {args.flowers}")
+    return ", ".join(how)
 
 
 def _meld_tiles(text: str, kind: str, size: int) -> tuple[int, ...]:
@@ -176,17 +210,162 @@ def _run_fan(args: argparse.Namespace) -> int:
     from mjenv.fans import NotWinError, calculate
 
     try:
-        result = calculate(
-            tiles, melds, win,
-            self_drawn=args.self_drawn, last_copy=args.last_copy, last_tile=args.last_tile,
-            kong_win=args.kong_win, seat_wind=args.seat_wind,
-            prevalent_wind=args.prevalent_wind, flowers=args.flowers,
-        )
+        result = calculate(tiles, melds, win, **_flag_kwargs(args))
     except NotWinError as exc:
         detail = str(exc)
         raise CommandError("not a winning hand" + (f": {detail}" if detail else "")) from None
     sys.stdout.write(format_result(result, tiles, melds, win, args))
     return 0
+
+
+# ---------------------------------------------------------------- hand
+
+_HAND_EXAMPLES = """\
+examples:
+  mjenv hand "1112345678999m" --self-drawn      # ready: its waits and what each scores
+  mjenv hand "123m456s789p1122z5z"              # 14 tiles: the best discards first
+  mjenv hand "2356m48s13579p12z" --seen "1z 1z 4s"
+  mjenv hand "3455m7p66z" --chow 123p --pung 9s --seat-wind S
+
+useful tiles are shown as TILE:N, N the copies still unseen (not in the hand and melds,
+not among --seen); "held" marks a kind whose four copies are all the player's own.
+"""
+
+
+def _add_hand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "hand",
+        help="shanten, useful tiles, best discards and scored waits of a hand",
+        description="Analyse a hand of 13 - 3*melds standing tiles (or 14 - 3*melds, before a\n"
+        "discard): shanten per shape (0 = ready, -1 = complete), the useful tiles with the\n"
+        "copies still unseen, for 14 tiles every discard best first, and for a ready hand\n"
+        "its winning tiles with the points each would score under the flags given.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_HAND_EXAMPLES,
+    )
+    p.add_argument("hand", nargs="*", help="the standing tiles")
+    p.add_argument("--seen", metavar="TILES",
+                   help="tiles seen on the table besides the own hand and melds (discards, "
+                   "other players' melds); they lower the unseen counts")
+    _add_meld_arguments(p)
+    _add_flag_arguments(p, "how a wait would be won (for the scores of the waits)")
+    p.set_defaults(handler=_run_hand, command="hand")
+
+
+def _run_hand(args: argparse.Namespace) -> int:
+    if not args.hand:
+        raise CommandError('give a hand, e.g. mjenv hand "1112345678999m" --self-drawn')
+    from mjenv.analysis import analyze_hand
+    from mjenv.tiles import parse_tiles
+
+    tiles = parse_tiles(" ".join(args.hand))
+    melds = _melds_from_args(args)
+    report = analyze_hand(tiles, melds, seen=args.seen, **_flag_kwargs(args))
+    sys.stdout.write(format_hand(report, tiles, melds, args))
+    return 0
+
+
+def _useful_text(useful: Sequence[int], drawable: Sequence[int], unseen: Sequence[int]) -> str:
+    from mjenv.tiles import format_tiles
+
+    left: dict[int, int | str] = dict(zip(drawable, unseen, strict=True))
+    parts = [f"{format_tiles([t])}:{left.get(t, 'held')}" for t in useful]
+    return " ".join(parts) if parts else "-"
+
+
+def _waits_text(waits: Sequence[Wait]) -> str:
+    from mjenv.tiles import format_tiles
+
+    parts = []
+    for w in waits:
+        if w.result is None:
+            parts.append(f"{format_tiles([w.tile])} impossible")
+        else:
+            mark = "" if w.meets_minimum else " (<8)"
+            parts.append(f"{format_tiles([w.tile])} {w.result.total}{mark}")
+    return ", ".join(parts)
+
+
+def format_hand(report: HandAnalysis, hand: Sequence[int], melds: Sequence[Meld],
+                args: argparse.Namespace) -> str:
+    """The readable report of ``mjenv hand``."""
+    from mjenv.shanten import SHAPE_NAMES
+    from mjenv.tiles import format_tiles, parse_tiles
+
+    result = report.shanten
+    lines = [f"hand     {format_tiles(sorted(hand))}   {format_tiles(sorted(hand), 'glyphs')}"]
+    if melds:
+        lines.append("melds    " + ", ".join(
+            f"{m.kind.replace('_', ' ')} {format_tiles(m.tiles)}" for m in melds))
+    if args.seen:
+        lines.append(f"seen     {format_tiles(sorted(parse_tiles(args.seen)))}")
+    if result.discard_first:
+        state = ("complete (-1): a winning hand, score it with mjenv fan" if result.shanten < 0
+                 else f"{result.shanten} after the best discard"
+                 + (" (ready)" if result.shanten == 0 else ""))
+    else:
+        state = {0: "0: ready"}.get(result.shanten, f"{result.shanten}")
+    lines.append(f"shanten  {state}")
+    lines.append("")
+
+    name_w = max(len(SHAPE_NAMES[e.shape]) for e in result.shapes)
+    header = f"{'shape':<{name_w}}  shanten" + ("" if result.discard_first else
+                                              "  useful tiles:unseen")
+    lines.append(header)
+    lines.append("-" * len(header))
+    for e in result.shapes:
+        row = f"{SHAPE_NAMES[e.shape]:<{name_w}}  {e.shanten:>7}"
+        if not result.discard_first:
+            row += f"  {_useful_text(e.useful, e.drawable, e.unseen)}"
+        lines.append(row)
+    if not result.discard_first:
+        lines.append("")
+        lines.append(f"useful tiles ({len(result.useful)} kinds, {result.unseen_total} unseen "
+                     f"copies): {_useful_text(result.useful, result.drawable, result.unseen)}")
+    if report.waits:
+        lines.append("")
+        lines.append(f"waits and their points (win: {_describe_flags(args)})")
+        rows = [("tile", "unseen", "points", "8-point minimum", "fans")]
+        for w in report.waits:
+            if w.result is None:
+                rows.append((format_tiles([w.tile]), str(w.unseen), "-", "-", w.why_not))
+            else:
+                rows.append((format_tiles([w.tile]), str(w.unseen), str(w.result.total),
+                             "met" if w.meets_minimum else "NOT met", str(w.result)))
+        lines.extend(_table(rows, right=(1, 2)))
+    if report.discards:
+        lines.append("")
+        lines.append("discards, best first (shanten left, then unseen useful copies)")
+        rows = [("discard", "shanten", "kinds", "unseen", "useful tiles:unseen")]
+        for d in report.discards:
+            rows.append((format_tiles([d.tile]), str(d.shanten), str(len(d.useful)),
+                         str(d.unseen), _useful_text(d.useful, d.drawable, d.after.unseen)))
+        lines.extend(_table(rows, right=(1, 2, 3)))
+        ready = [d for d in report.discards if d.waits]
+        if ready:
+            lines.append("")
+            lines.append(f"waits after a discard that leaves the hand ready, with their points "
+                         f"((<8): below the minimum; win: {_describe_flags(args)})")
+            for d in ready:
+                lines.append(f"  discard {format_tiles([d.tile])}: {_waits_text(d.waits)}")
+    return "\n".join(lines) + "\n"
+
+
+def _table(rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()) -> list[str]:
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for n, row in enumerate(rows):
+        cells = []
+        for i, cell in enumerate(row):
+            last = i == len(row) - 1
+            if i in right:
+                cells.append(" " * (widths[i] - _width(cell)) + cell)
+            else:
+                cells.append(cell if last else _ljust(cell, widths[i]))
+        out.append("  ".join(cells).rstrip())
+        if n == 0:
+            out.append("-" * _width(out[0]))
+    return out
 
 
 # ---------------------------------------------------------------- table
@@ -219,17 +398,7 @@ def format_result(
     if melds:
         lines.append("melds    " + ", ".join(
             f"{m.kind.replace('_', ' ')} {format_tiles(m.tiles)}" for m in melds))
-    how = ["self-drawn" if args.self_drawn else "discard"]
-    if args.last_copy:
-        how.append("last copy")
-    if args.last_tile:
-        how.append("last tile")
-    if args.kong_win:
-        how.append("kong replacement" if args.self_drawn else "robbing a kong")
-    how.append(f"seat wind {WIND_NAMES[args.seat_wind]}")
-    how.append(f"prevalent wind {WIND_NAMES[args.prevalent_wind]}")
-    how.append(f"flowers {args.flowers}")
-    lines.append("win      " + ", ".join(how))
+    lines.append("win      " + _describe_flags(args))
     lines.append("")
 
     zh_w = max([_width("fan"), *(_width(e.zh) for e in result.fans)])
@@ -271,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mjenv {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     _add_fan(subparsers)
+    _add_hand(subparsers)
     return parser
 
 

@@ -321,3 +321,73 @@ def test_jsonl_invalid_utf8_line() -> None:
     first, second = (json.loads(line) for line in proc.stdout.decode().splitlines())
     assert first["error"] == "invalid" and "UTF-8" in first["message"]
     assert second["total"] == 92
+
+
+# ------------------------------------------------------------------ mjenv hand
+
+
+def test_hand_ready_shows_the_waits_and_their_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "1112345678999m", "--self-drawn"]) == 0
+    out = capsys.readouterr().out
+    assert "shanten  0: ready" in out
+    regular = next(line for line in out.splitlines() if line.startswith("regular"))
+    assert regular.split()[5:7] == ["0", "1m:1"]
+    assert "useful tiles (9 kinds, 23 unseen copies): 1m:1 2m:3" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line[:2] in {f"{r}m" for r in range(1, 10)} and "met" in line}
+    assert rows["1m"][1:4] == ["1", "107", "met"] and "九莲宝灯" in " ".join(rows["1m"])
+    assert rows["5m"][1:4] == ["3", "92", "met"]
+    assert "win: self-drawn" in out
+
+
+def test_hand_below_the_minimum_and_melds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "345777p3355z", "--chow", "123p", "--flowers", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "melds    chow 123p" in out
+    assert [line.split()[:4] for line in out.splitlines() if line.startswith(("3z", "5z"))] == [
+        ["3z", "2", "10", "NOT"], ["5z", "2", "11", "met"]]
+    assert "seven pairs" not in out  # ruled out by the meld
+
+
+def test_hand_fourteen_tiles_lists_the_discards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "123m456s789p11225z", "--seen", "1z 1z"]) == 0
+    out = capsys.readouterr().out
+    assert "shanten  0 after the best discard (ready)" in out
+    assert "seen     11z" in out
+    first = out.splitlines()[out.splitlines().index(
+        next(line for line in out.splitlines() if line.startswith("discard "))) + 2]
+    assert first.split() == ["5z", "0", "2", "2", "1z:0", "2z:2"]
+    assert "  discard 5z: 1z 14, 2z 11" in out
+    assert main(["hand", "11123456789999m"]) == 0
+    assert "complete (-1)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give a hand"),
+        (["123m"], "13 standing tiles"),
+        (["123x"], "not a tile: '123x'"),
+        (["1112345678999m", "--seen", "1m 1m"], "more than 4 copies"),
+        (["1112345678999m", "--flowers", "9"], "flowers"),
+        (["12345678999m", "--chow", "124m"], "--chow '124m'"),
+        (["1112345678999m", "--kong-win", "--self-drawn"], "needs a kong"),
+    ],
+)
+def test_hand_errors_are_one_line_with_status_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["hand", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("mjenv hand: error: ")
+    assert captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+def test_hand_in_a_process() -> None:
+    done = run("mjenv", "hand", "19m19s19p1234567z")
+    assert done.returncode == 0, done.stderr
+    assert "thirteen orphans                     0  1m:3" in done.stdout
+    bad = run("mjenv", "hand", "19m19s19p1234567z", "--seat-wind", "X")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

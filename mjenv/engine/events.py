@@ -1,0 +1,135 @@
+"""Events: everything that happens in a hand, as small frozen dataclasses.
+
+Every event names its ``seat`` (the actor). ``private`` events (a deal, a draw, a concealed
+kong's tile) are seen in full only by that seat until the hand ends; :func:`view` gives the
+copy another seat sees (the hidden tiles replaced by ``-1``; a deal shows no tiles).
+Public events are seen in full by everyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+HIDDEN = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seat: int
+    private: ClassVar[bool] = False
+
+    def redacted(self) -> Event:
+        """What the other seats see of this event."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Event):
+    """The 13 tiles dealt to ``seat`` (flowers included, before replacement)."""
+
+    tiles: tuple[int, ...]
+    private: ClassVar[bool] = True
+
+    def redacted(self) -> Event:
+        return replace(self, tiles=())
+
+
+@dataclass(frozen=True, slots=True)
+class Flower(Event):
+    """``seat`` exposes a flower (``initial`` during the initial replacement)."""
+
+    tile: int
+    initial: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Event):
+    """``seat`` draws ``tile``, from the tail when ``replacement``."""
+
+    tile: int
+    replacement: bool = False
+    private: ClassVar[bool] = True
+
+    def redacted(self) -> Event:
+        return replace(self, tile=HIDDEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Event):
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chow(Event):
+    """``seat`` claims ``claimed`` from ``from_seat`` into the chow ``tiles``."""
+
+    from_seat: int
+    tiles: tuple[int, int, int]
+    claimed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pung(Event):
+    from_seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Kong(Event):
+    """An exposed kong of a discard."""
+
+    from_seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddedKong(Event):
+    """``seat`` adds ``tile`` to its pung (robbable until the window closes)."""
+
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConcealedKong(Event):
+    tile: int
+    private: ClassVar[bool] = True
+
+    def redacted(self) -> Event:
+        return replace(self, tile=HIDDEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Win(Event):
+    """``seat`` wins on ``tile``: self-drawn (``from_seat`` is None), on a discard, or robbing
+    ``from_seat``'s added kong (``robbed``). ``revealed`` lists each seat's concealed kongs."""
+
+    tile: int
+    from_seat: int | None
+    robbed: bool
+    fan_total: int
+    fans: tuple[tuple[str, int], ...]
+    payments: tuple[int, int, int, int]
+    revealed: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawGame(Event):
+    """An exhaustive draw; ``seat`` is the last actor."""
+
+    revealed: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(Event):
+    """``seat`` declared a false win (false_win = "penalize"); the hand ends."""
+
+    payments: tuple[int, int, int, int]
+    revealed: tuple[tuple[int, ...], ...]
+
+
+def view(event: Event, viewer: int, *, over: bool = False) -> Event:
+    """``event`` as ``viewer`` sees it (everything once the hand is ``over``)."""
+    if over or not event.private or event.seat == viewer:
+        return event
+    return event.redacted()

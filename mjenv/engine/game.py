@@ -1,0 +1,531 @@
+"""One hand of MCR as a state machine (rules: shared/rules/mcr-rules.md §1.4–§1.7, §2.3).
+
+>>> g = Game(seed=1)
+>>> seat = g.to_act()[0]
+>>> events = g.step(seat, g.legal_actions(seat)[-1])
+
+The game deals, replaces flowers and draws by itself; it stops only where a seat has a real
+decision: the seat to discard (``PLAY``), or every seat that may claim a discard (``CLAIM``)
+or rob an added kong (``ROB``). In a window each seat answers without seeing the others'
+answers; when the last one has answered, one resolver applies :data:`CLAIM_PRIORITY`
+(win > kong = pung > chow > pass), ties going to the first seat counter-clockwise from the
+discarder (only wins can tie). A seat whose only legal action would be Pass is not asked.
+
+State is plain ints and lists: ``hands[s]`` are 34 counts of standing tiles, ``melds[s]``,
+``discards[s]`` (the tiles still in the pool), ``flowers[s]``, and ``visible`` (34 counts of
+face-up tiles: pools and exposed melds). Treat them as read-only.
+
+With ``false_win="penalize"`` Win may be declared at every decision a seat is asked (every
+draw turn, and every claim window the seat is in for another reason: no extra decisions are
+created); a false declaration ends the hand with the penalty. In a window, the Win answers are
+examined in counter-clockwise order from the discarder and the first one decides (a real win,
+or a false one that is penalized).
+"""
+
+from __future__ import annotations
+
+import operator
+
+from mjenv.decompose import waiting_counts
+from mjenv.engine import actions as A
+from mjenv.engine.events import (
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Deal,
+    Discard,
+    Draw,
+    DrawGame,
+    Event,
+    Flower,
+    Kong,
+    Penalty,
+    Pung,
+    Win,
+)
+from mjenv.engine.result import HandResult
+from mjenv.engine.rules import MCR, RuleConfig
+from mjenv.engine.wall import Wall
+from mjenv.fans import FanResult, NotWinError, calculate
+from mjenv.melds import CONCEALED_KONG, PUNG, Meld
+from mjenv.tiles import EAST, FLOWER_BASE, NUM_KINDS
+
+PLAY, CLAIM, ROB, OVER = range(4)
+PHASE_NAMES = ("play", "claim", "rob", "over")
+TURN_DRAW, TURN_CLAIM = 0, 1  # how the seat to discard got its tile
+
+CLAIM_PRIORITY: dict[int, int] = {
+    A.K_WIN: 3, A.K_KONG: 2, A.K_PUNG: 2, A.K_CHOW: 1, A.K_PASS: 0,
+}
+"""The one priority table for claims (kind -> rank); equal ranks go to the first seat
+counter-clockwise from the discarder."""
+
+
+class Game:
+    """One hand. See the module docstring."""
+
+    def __init__(self, rules: RuleConfig = MCR, seed: int | None = None,
+                 wall: list[int] | list[str] | tuple[int, ...] | None = None,
+                 dealer: int = 0, prevalent_wind: int = 0) -> None:
+        for name, value in (("dealer", dealer), ("prevalent_wind", prevalent_wind)):
+            if not isinstance(value, int) or not 0 <= value <= 3:
+                raise ValueError(f"{name} must be 0..3, got {value!r}")
+        self.rules = rules
+        if wall is not None:
+            self.wall = Wall.from_tiles(rules, wall)
+            self.wall.seed = seed
+        else:
+            self.wall = Wall.shuffled(rules, seed)
+        self.dealer = dealer
+        self.prevalent_wind = prevalent_wind
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.discards: list[list[int]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.visible: list[int] = [0] * NUM_KINDS
+        self.scores: list[int] = [0, 0, 0, 0]
+        self.events: list[Event] = []
+        self.result: HandResult | None = None
+        self.phase = PLAY
+        self.current = dealer
+        """The seat to discard (PLAY), the discarder (CLAIM) or the kong declarer (ROB)."""
+        self.holder: int | None = None
+        """The seat holding a 14th tile (to discard, declaring an added kong, or the winner)."""
+        self.turn_kind = TURN_DRAW
+        self.drawn_tile = -1
+        self.kong_draw = False
+        self.claim_tile = -1
+        self._waits: list[tuple[int, ...]] = [(), (), (), ()]
+        self._options: dict[int, list[int]] = {}
+        self._answers: dict[int, int] = {}
+        self._wins: dict[int, FanResult | None] = {}
+        self._play_legal: list[int] | None = None
+        self._out: list[Event] = []
+        self._deal()
+        self.events.extend(self._out)
+
+    # ================================================================ public surface
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats with a pending decision (in a window, in counter-clockwise order)."""
+        if self.phase == PLAY:
+            return (self.current,)
+        if self.phase == OVER:
+            return ()
+        return tuple(s for s in self._window_order() if s in self._options
+                     and s not in self._answers)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The legal action ids of ``seat`` now, ascending (empty when it is not asked)."""
+        if self.phase == PLAY:
+            if seat != self.current:
+                return []
+            if self._play_legal is None:
+                self._play_legal = self._compute_play_legal()
+            return list(self._play_legal)
+        if self.phase == OVER or seat in self._answers:
+            return []
+        return list(self._options.get(seat, ()))
+
+    def step(self, seat: int, action: int) -> list[Event]:
+        """Apply ``seat``'s ``action``; returns the events it produced (forced moves included).
+
+        An illegal action raises ValueError naming the legal ones; the game is unchanged.
+        """
+        if self.phase == OVER:
+            raise ValueError("the hand is over")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"an action is an int id, got {action!r}") from None
+        legal = self.legal_actions(seat)
+        if a not in legal:
+            what = A.action_to_string(a) if 0 <= a < A.NUM_ACTIONS else repr(a)
+            if not legal:
+                raise ValueError(f"seat {seat} is not to act ({what}); seats to act: "
+                                 f"{list(self.to_act())}")
+            names = ", ".join(f"{x} {A.action_to_string(x)}" for x in legal)
+            raise ValueError(f"illegal action {a} ({what}) for seat {seat}; legal: {names}")
+        self._out = []
+        if self.phase == PLAY:
+            self._play(seat, a)
+        else:
+            self._answers[seat] = a
+            if len(self._answers) == len(self._options):
+                self._resolve()
+        self.events.extend(self._out)
+        return self._out
+
+    def penalize(self, seat: int) -> list[Event]:
+        """End the hand with the profile's penalty: ``seat`` pays, each other seat receives."""
+        if self.phase == OVER:
+            raise ValueError("the hand is over")
+        if not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        self._out = []
+        self._penalty(seat)
+        self.events.extend(self._out)
+        return self._out
+
+    def clone(self) -> Game:
+        """An independent copy (shares only immutable data)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.wall = self.wall.clone()
+        g.hands = [h[:] for h in self.hands]
+        g.melds = [m[:] for m in self.melds]
+        g.discards = [d[:] for d in self.discards]
+        g.flowers = [f[:] for f in self.flowers]
+        g.visible = self.visible[:]
+        g.scores = self.scores[:]
+        g.events = self.events[:]
+        g._waits = self._waits[:]
+        g._options = dict(self._options)
+        g._answers = dict(self._answers)
+        g._wins = dict(self._wins)
+        g._out = []
+        return g
+
+    def waiting_tiles(self, seat: int) -> tuple[int, ...]:
+        """The cached winning kinds (shape only) of ``seat``'s last 13-form hand."""
+        return self._waits[seat]
+
+    def hand_tiles(self, seat: int) -> list[int]:
+        """``seat``'s standing tiles as a sorted list of ids."""
+        return [t for t in range(NUM_KINDS) for _ in range(self.hands[seat][t])]
+
+    # ================================================================ dealing
+    def _deal(self) -> None:
+        wall = self.wall
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        dealt: list[list[int]] = [[], [], [], []]
+        for _ in range(3):
+            for s in order:
+                dealt[s].extend(wall.draw() for _ in range(4))
+        for s in order:
+            dealt[s].append(wall.draw())
+        pending: list[list[int]] = [[], [], [], []]
+        for s in order:
+            self._out.append(Deal(s, tuple(dealt[s])))
+            for t in dealt[s]:
+                if t >= FLOWER_BASE:
+                    pending[s].append(t)
+                else:
+                    self.hands[s][t] += 1
+        while any(pending):  # initial replacement in rounds (§1.4 step 2)
+            nxt: list[list[int]] = [[], [], [], []]
+            for s in order:
+                for f in pending[s]:
+                    self.flowers[s].append(f)
+                    self._out.append(Flower(s, f, initial=True))
+                for _ in pending[s]:
+                    t = wall.draw_replacement()
+                    self._out.append(Draw(s, t, replacement=True))
+                    if t >= FLOWER_BASE:
+                        nxt[s].append(t)
+                    else:
+                        self.hands[s][t] += 1
+            pending = nxt
+        for s in range(4):
+            self._update_waits(s)
+        self._draw(self.dealer, replacement=False, after_kong=False)
+
+    def _update_waits(self, seat: int) -> None:
+        self._waits[seat] = tuple(waiting_counts(self.hands[seat][:], len(self.melds[seat])))
+
+    def _draw(self, seat: int, replacement: bool, after_kong: bool) -> None:
+        """Draw for ``seat`` (head, or tail for a replacement), replacing flowers."""
+        wall = self.wall
+        while True:
+            t = wall.draw_replacement() if replacement else wall.draw()
+            if t >= FLOWER_BASE:
+                self.flowers[seat].append(t)
+                self._out.append(Flower(seat, t))
+                if wall.remaining == 0:  # §1.5 step 6: nothing to replace it with
+                    self.holder = None
+                    self._end_draw(seat)
+                    return
+                replacement, after_kong = True, False
+                continue
+            self.hands[seat][t] += 1
+            self._out.append(Draw(seat, t, replacement=replacement))
+            self.phase = PLAY
+            self.current = seat
+            self.holder = seat
+            self.turn_kind = TURN_DRAW
+            self.drawn_tile = t
+            self.kong_draw = after_kong
+            self._play_legal = None
+            return
+
+    # ================================================================ the seat to discard
+    def _self_drawn_win(self) -> FanResult | None:
+        seat, t = self.current, self.drawn_tile
+        if self.turn_kind != TURN_DRAW or t not in self._waits[seat]:
+            return None
+        h = self.hands[seat]
+        h[t] -= 1
+        try:
+            return self._score(seat, t, self_drawn=True,
+                               last_copy=self.visible[t] >= 3 and h[t] == 0,
+                               last_tile=self.wall.remaining == 0, kong_win=self.kong_draw)
+        finally:
+            h[t] += 1
+
+    def _score(self, seat: int, t: int, *, self_drawn: bool, last_copy: bool, last_tile: bool,
+               kong_win: bool) -> FanResult | None:
+        """The fans of ``seat`` winning on ``t`` (its hand without ``t``), or None if the hand is
+        not complete or is below the minimum (flowers excluded)."""
+        try:
+            res = calculate(self.hand_tiles(seat), self.melds[seat], t, self_drawn=self_drawn,
+                            last_copy=last_copy, last_tile=last_tile, kong_win=kong_win,
+                            seat_wind=self.seat_wind(seat), prevalent_wind=self.prevalent_wind,
+                            flowers=len(self.flowers[seat]))
+        except NotWinError:
+            return None
+        return res if res.total - res.flowers >= self.rules.min_points else None
+
+    def _compute_play_legal(self) -> list[int]:
+        seat = self.current
+        h = self.hands[seat]
+        legal: list[int] = []
+        if self.turn_kind == TURN_DRAW and (
+                self.rules.false_win == "penalize" or self._self_drawn_win() is not None):
+            legal.append(A.WIN)
+        legal.extend(A.DISCARD_BASE + t for t in range(NUM_KINDS) if h[t])
+        if self.turn_kind == TURN_DRAW and self.wall.remaining > 0:
+            legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS) if h[t] == 4)
+            legal.extend(sorted(A.ADDED_KONG_BASE + m.first for m in self.melds[seat]
+                                if m.kind == PUNG and h[m.first]))
+        return legal
+
+    def _play(self, seat: int, a: int) -> None:
+        kind, t = A.decode(a)
+        h = self.hands[seat]
+        if kind == A.K_DISCARD:
+            h[t] -= 1
+            self.discards[seat].append(t)
+            self.visible[t] += 1
+            self.holder = None
+            self._out.append(Discard(seat, t))
+            self._update_waits(seat)
+            self._open_claims(seat, t)
+        elif kind == A.K_WIN:
+            res = self._self_drawn_win()
+            if res is None:
+                self._penalty(seat)
+            else:
+                self._finish_win(seat, self.drawn_tile, None, res, robbed=False)
+        elif kind == A.K_CONCEALED_KONG:
+            h[t] -= 4
+            self.melds[seat].append(Meld.concealed_kong(t))
+            self._out.append(ConcealedKong(seat, t))
+            self._update_waits(seat)
+            self._draw(seat, replacement=True, after_kong=True)
+        else:  # added kong: open the robbing window
+            self._out.append(AddedKong(seat, t))
+            self._open_rob(seat, t)
+
+    # ================================================================ windows
+    def _window_order(self) -> tuple[int, int, int]:
+        d = self.current
+        return ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+
+    def _open_claims(self, d: int, t: int) -> None:
+        self.phase = CLAIM
+        self.current = d
+        self.claim_tile = t
+        self._options = {}
+        self._answers = {}
+        self._wins = {}
+        last = self.wall.remaining == 0
+        penalize = self.rules.false_win == "penalize"
+        for i in (1, 2, 3):
+            s = (d + i) % 4
+            h = self.hands[s]
+            acts: list[int] = []
+            res = None
+            if t in self._waits[s]:
+                res = self._score(s, t, self_drawn=False,
+                                  last_copy=self.visible[t] - 1 >= 3 and h[t] == 0,
+                                  last_tile=last, kong_win=False)
+                self._wins[s] = res
+            if res is not None:
+                acts.append(A.WIN)
+            if not last:  # the final discard may be claimed only for a win
+                if i == 1 and t < EAST:
+                    for middle in (t - 1, t, t + 1):
+                        if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7:
+                            continue
+                        if all(h[x] for x in (middle - 1, middle, middle + 1) if x != t):
+                            acts.append(A.chow(middle, t))
+                if h[t] >= 2:
+                    acts.append(A.PUNG_BASE + t)
+                if h[t] == 3:
+                    acts.append(A.KONG_BASE + t)
+            if penalize and acts and A.WIN not in acts:
+                acts.append(A.WIN)  # a seat asked anyway may also declare (and be penalized)
+            if acts:
+                self._options[s] = [A.PASS, *sorted(acts)]
+        if not self._options:
+            self._no_claim()
+
+    def _open_rob(self, k: int, t: int) -> None:
+        self.phase = ROB
+        self.current = k
+        self.claim_tile = t
+        self._options = {}
+        self._answers = {}
+        self._wins = {}
+        for i in (1, 2, 3):  # only a real robbery opens the window, in either false_win mode
+            s = (k + i) % 4
+            res = None
+            if t in self._waits[s]:
+                res = self._score(s, t, self_drawn=False, last_copy=False, last_tile=False,
+                                  kong_win=True)
+                self._wins[s] = res
+            if res is not None:
+                self._options[s] = [A.PASS, A.WIN]
+        if not self._options:
+            self._complete_added_kong()
+
+    def _resolve(self) -> None:
+        best_seat, best_action, best_rank = -1, A.PASS, 0
+        for s in self._window_order():
+            a = self._answers.get(s, A.PASS)
+            rank = CLAIM_PRIORITY[A.decode(a)[0]]
+            if rank > best_rank:
+                best_seat, best_action, best_rank = s, a, rank
+        d, t = self.current, self.claim_tile
+        self._options, self._answers = {}, {}
+        if best_action == A.PASS:
+            if self.phase == ROB:
+                self._complete_added_kong()
+            else:
+                self._no_claim()
+            return
+        s = best_seat
+        if best_action == A.WIN:
+            res = self._wins.get(s)
+            if res is None:
+                self._penalty(s)
+                return
+            robbed = self.phase == ROB
+            if robbed:
+                self.hands[d][t] -= 1
+            else:
+                self.discards[d].pop()
+                self.visible[t] -= 1
+            self._finish_win(s, t, d, res, robbed=robbed)
+            return
+        # a meld from the discard
+        self.discards[d].pop()
+        h = self.hands[s]
+        kind = A.decode(best_action)[0]
+        offset = (d - s) % 4
+        if kind == A.K_KONG:
+            h[t] -= 3
+            self.visible[t] += 3
+            self.melds[s].append(Meld.kong(t, from_offset=offset))
+            self._out.append(Kong(s, d, t))
+            self._update_waits(s)
+            self._draw(s, replacement=True, after_kong=True)
+            return
+        if kind == A.K_PUNG:
+            h[t] -= 2
+            self.visible[t] += 2
+            self.melds[s].append(Meld.pung(t, from_offset=offset))
+            self._out.append(Pung(s, d, t))
+        else:
+            middle, _ = A.decode_chow(best_action)
+            for x in (middle - 1, middle, middle + 1):
+                if x != t:
+                    h[x] -= 1
+                    self.visible[x] += 1
+            self.melds[s].append(Meld.chow(middle - 1, claimed=t))
+            self._out.append(Chow(s, d, (middle - 1, middle, middle + 1), t))
+        self.phase = PLAY
+        self.current = s
+        self.holder = s
+        self.turn_kind = TURN_CLAIM
+        self.drawn_tile = -1
+        self.kong_draw = False
+        self._play_legal = None
+
+    def _no_claim(self) -> None:
+        d = self.current
+        if self.wall.remaining == 0:
+            self._end_draw(d)
+        else:
+            self._draw((d + 1) % 4, replacement=False, after_kong=False)
+
+    def _complete_added_kong(self) -> None:
+        k, t = self.current, self.claim_tile
+        melds = self.melds[k]
+        for i, m in enumerate(melds):
+            if m.kind == PUNG and m.first == t:
+                melds[i] = Meld.added_kong(t, from_offset=m.from_offset)
+                break
+        self.hands[k][t] -= 1
+        self.visible[t] += 1
+        self._update_waits(k)
+        self._draw(k, replacement=True, after_kong=True)
+
+    # ================================================================ endings
+    def _revealed(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(m.first for m in ms if m.kind == CONCEALED_KONG) for ms in self.melds)
+
+    def _finish_win(self, s: int, t: int, from_seat: int | None, res: FanResult,
+                    robbed: bool) -> None:
+        if from_seat is not None:
+            self.hands[s][t] += 1
+        f = res.total
+        base = self.rules.base_points
+        pay = [0, 0, 0, 0]
+        for o in range(4):
+            if o == s:
+                continue
+            if from_seat is None or o == from_seat:
+                pay[o] = -(base + f)
+            else:
+                pay[o] = -base
+        pay[s] = -sum(pay)
+        payments = (pay[0], pay[1], pay[2], pay[3])
+        fans = tuple((e.zh, e.count) for e in res.fans)
+        self._settle(payments)
+        self.holder = s
+        self.result = HandResult(winner=s, from_seat=from_seat, self_drawn=from_seat is None,
+                                 robbed=robbed, win_tile=t, fan_total=f, fans=fans,
+                                 payments=payments, penalized=None)
+        self._out.append(Win(s, t, from_seat, robbed, f, fans, payments, self._revealed()))
+
+    def _end_draw(self, seat: int) -> None:
+        self._settle((0, 0, 0, 0))
+        self.result = HandResult(winner=None, from_seat=None, self_drawn=False, robbed=False,
+                                 win_tile=None, fan_total=0, fans=(), payments=(0, 0, 0, 0),
+                                 penalized=None)
+        self._out.append(DrawGame(seat, self._revealed()))
+
+    def _penalty(self, seat: int) -> None:
+        other = self.rules.penalty_others
+        pay = [other] * 4
+        pay[seat] = self.rules.penalty_offender
+        payments = (pay[0], pay[1], pay[2], pay[3])
+        self._settle(payments)
+        self.result = HandResult(winner=None, from_seat=None, self_drawn=False, robbed=False,
+                                 win_tile=None, fan_total=0, fans=(), payments=payments,
+                                 penalized=seat)
+        self._out.append(Penalty(seat, payments, self._revealed()))
+
+    def _settle(self, payments: tuple[int, int, int, int]) -> None:
+        for s in range(4):
+            self.scores[s] += payments[s]
+        self.phase = OVER
+        self._options, self._answers = {}, {}
+        self._play_legal = None

@@ -1,0 +1,854 @@
+"""Shanten (向听数) for every MCR shape, and the tiles that lower it.
+
+The shanten number is how many tiles a hand still lacks before it is *ready* (听牌):
+
+* ``0``: ready, one tile from complete;
+* ``-1``: complete (only a 14-form hand, with its winning tile, can be complete);
+* ``n > 0``: at least ``n`` draws that improve it are needed before the hand is ready.
+
+Conventions are those of PyMahjongGB 1.4.0 (the summerinsects algorithm used on Botzone), and
+a differential test keeps us equal to it (``docs/shanten-differential.md``):
+
+* A hand is ``13 - 3·melds`` standing tiles (the *13-form*, waiting for a tile) or
+  ``14 - 3·melds`` (the *14-form*: after a draw or a claim, before the discard). PyMahjongGB
+  only takes the 13-form (``MahjongShanten`` raises ``TypeError`` on 14 tiles); for the 14-form
+  we give ``-1`` when the hand is complete and otherwise the best shanten after one discard,
+  which the same formulas compute directly.
+* Melds are sets already made. Seven pairs, thirteen orphans and honours-and-knitted need a
+  fully concealed hand; the knitted straight (+ a set and a pair) allows at most one meld.
+  A shape the melds rule out has no shanten (``None`` here; PyMahjongGB raises).
+* **Regular** (four sets and a pair): ``8 - 2·sets - min(partial sets, 4 - sets) - pair``,
+  minimised over every way to cut the standing tiles into sets (chows, pungs), partial sets
+  (two tiles one tile short of a set: a pair, two neighbours, two tiles one apart) and at
+  most one pair; melds count as sets. **Seven pairs**: ``6 - pairs`` (four of a kind are two
+  pairs). **Thirteen orphans**: ``13 - kinds of terminals and honours held - (1 if one of them
+  is held twice)``. **Honours and knitted**: ``13 - (kinds held of one knitted straight
+  pattern + kinds of honours held)``, best pattern. **Knitted straight**: for each of the six
+  patterns, the pattern tiles missing plus the regular shanten of the rest, the pattern
+  counting as three sets; best pattern.
+
+Useful tiles (有效牌) of a 13-form hand, two notions kept apart:
+
+* ``useful``: the kinds that advance the shape, i.e. whose addition lowers the shanten. It
+  may list a kind of which the player holds all four copies (a "fifth copy"): for a ready
+  hand that is a wait that cannot come (PyMahjongGB and :func:`mjenv.decompose.waiting_tiles`
+  list it too, it matters for the single-wait fans); PyMahjongGB leaves out a kind held four
+  times among the standing tiles when the hand is not ready, we do not (see the docs).
+* ``drawable``: the useful kinds the player can still draw, i.e. not all four copies in the
+  player's own hand and melds; and ``unseen``, for each, the copies neither there nor among
+  the tiles the player has seen on the table (discards, other players' melds), when given.
+
+Table-driven: each suit's 9 counts (and the honours' 7) map to a small vector (tabled at
+import for groups of up to 5 tiles, otherwise the first time a group is met): for each
+number of blocks (sets + partial sets, 0..4) and with or without the pair, the best value
+``2·sets + partial sets (+ 1 for the pair)`` that suit can give.
+Combining the four groups is a tiny max-plus product; a tile added to one suit changes one
+vector. Nothing caches whole results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS
+from mjenv.melds import Meld
+from mjenv.tiles import CODES, EAST, NUM_KINDS, NUM_TILE_IDS, parse_tiles
+
+REGULAR = "regular"
+SEVEN_PAIRS = "seven_pairs"
+THIRTEEN_ORPHANS = "thirteen_orphans"
+HONORS_KNITTED = "honors_knitted"
+KNITTED_STRAIGHT = "knitted_straight"
+SHAPES: tuple[str, ...] = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_KNITTED,
+                           KNITTED_STRAIGHT)
+"""The five shapes, named as ``FanResult.shape`` names them."""
+
+SHAPE_NAMES: dict[str, str] = {
+    REGULAR: "regular (4 sets + pair)",
+    SEVEN_PAIRS: "seven pairs",
+    THIRTEEN_ORPHANS: "thirteen orphans",
+    HONORS_KNITTED: "honours and knitted",
+    KNITTED_STRAIGHT: "knitted straight + set + pair",
+}
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass(frozen=True, slots=True)
+class ShapeShanten:
+    """The shanten of one shape, and its useful tiles (13-form hands only; empty otherwise).
+
+    ``useful``: kinds whose addition lowers this shape's shanten (a kind held four times may
+    be among them). ``drawable``: those not all four copies of which are in the player's own
+    hand and melds. ``unseen``: for each drawable kind, in the same order, the copies neither
+    there nor among the seen tiles.
+    """
+
+    shape: str
+    shanten: int
+    useful: tuple[int, ...] = ()
+    drawable: tuple[int, ...] = ()
+    unseen: tuple[int, ...] = ()
+
+    @property
+    def unseen_total(self) -> int:
+        """Copies of the drawable useful kinds still unseen, all kinds together."""
+        return sum(self.unseen)
+
+
+@dataclass(frozen=True, slots=True)
+class ShantenResult:
+    """Shanten of a hand overall and per shape, with its useful tiles.
+
+    ``shanten`` is the best of the shapes the melds allow (``shapes`` lists those, in
+    :data:`SHAPES` order). For a 13-form hand (``discard_first`` false) ``useful`` are the
+    kinds that lower the overall shanten, ``drawable`` those the player can still draw and
+    ``unseen`` the copies of each drawable kind not yet seen (same order as ``drawable``).
+    A 14-form hand (``discard_first`` true) has no useful tiles before its discard: see
+    :func:`mjenv.analysis.best_discards`.
+    """
+
+    shanten: int
+    shapes: tuple[ShapeShanten, ...]
+    useful: tuple[int, ...]
+    drawable: tuple[int, ...]
+    unseen: tuple[int, ...]
+    discard_first: bool
+
+    @property
+    def is_ready(self) -> bool:
+        return self.shanten == 0
+
+    @property
+    def is_complete(self) -> bool:
+        return self.shanten == -1
+
+    @property
+    def unseen_total(self) -> int:
+        """Copies of the drawable useful kinds still unseen, all kinds together."""
+        return sum(self.unseen)
+
+    def unseen_of(self, kind: int) -> int:
+        """Unseen copies of one drawable useful kind (0 for a kind that is not one)."""
+        for t, n in zip(self.drawable, self.unseen, strict=True):
+            if t == kind:
+                return n
+        return 0
+
+    def shape(self, name: str) -> ShapeShanten | None:
+        """The entry of one shape, or None when the melds rule it out."""
+        for entry in self.shapes:
+            if entry.shape == name:
+                return entry
+        return None
+
+
+# ---------------------------------------------------------------- input
+
+_KIND_TO_ID: dict[object, int] = {code: i for i, code in enumerate(CODES[:NUM_KINDS])}
+_KIND_TO_ID.update({i: i for i in range(NUM_KINDS)})
+"""Codes and ids of the 34 kinds: the fast path of input."""
+
+
+def _kind(value: object, what: str) -> int:
+    if not isinstance(value, bool):
+        found = _KIND_TO_ID.get(value, -1)
+        if found >= 0:
+            return found
+        if isinstance(value, (int, str)):
+            try:
+                tiles = parse_tiles(value) if isinstance(value, str) else [value]
+            except ValueError:
+                tiles = []
+            if len(tiles) == 1 and NUM_KINDS <= tiles[0] < NUM_TILE_IDS:
+                raise ValueError(f"{what}: a flower ({CODES[tiles[0]]}) is not part of a hand")
+            if len(tiles) == 1 and 0 <= tiles[0] < NUM_KINDS:
+                return tiles[0]
+    raise ValueError(f"{what}: not a tile: {value!r} (expected an id 0..33 or a code "
+                     "W1..W9 T1..T9 B1..B9 F1..F4 J1..J3)")
+
+
+def _kinds(values: object, what: str) -> list[int]:
+    """Tile kinds (0..33) of a string in any notation or an iterable of ids / codes."""
+    if isinstance(values, str):
+        try:
+            ids = parse_tiles(values)
+        except ValueError as err:
+            raise ValueError(f"{what}: {err}") from None
+        return [_kind(t, what) for t in ids]
+    if not isinstance(values, Iterable):
+        raise ValueError(f"{what}: expected tiles (a string or a sequence), got {values!r}")
+    return [_kind(v, what) for v in values]
+
+
+def _tile_counts(values: object) -> tuple[list[int], int]:
+    """(34 counts, number of tiles) of the standing tiles: one dictionary lookup per tile in
+    the common case (a list or tuple of ids or codes), full checks otherwise."""
+    counts = [0] * NUM_KINDS
+    if isinstance(values, (list, tuple)):
+        try:
+            for v in values:
+                counts[_KIND_TO_ID[v]] += 1
+            # True and False hash as ids 1 and 0: only then look for booleans
+            if not (counts[0] or counts[1]) or bool not in set(map(type, values)):
+                return counts, len(values)
+        except (KeyError, TypeError):
+            pass
+        counts = [0] * NUM_KINDS
+    tiles = _kinds(values, "hand")
+    for t in tiles:
+        counts[t] += 1
+    return counts, len(tiles)
+
+
+def _melds(melds: object) -> list[Meld]:
+    if not isinstance(melds, Iterable) or isinstance(melds, (str, dict)):
+        raise ValueError(f"melds: expected a sequence of melds, got {melds!r}")
+    out: list[Meld] = []
+    for m in melds:
+        if isinstance(m, Meld):
+            out.append(m)
+        else:
+            try:
+                out.append(Meld.from_dict(m))
+            except ValueError as err:
+                raise ValueError(f"meld: {err}") from None
+    if len(out) > 4:
+        raise ValueError(f"at most 4 melds, got {len(out)}")
+    return out
+
+
+class CheckedHand:
+    """A checked hand: ``counts`` of the standing tiles (34 entries), ``melds``, ``own``
+    (the player's tiles per kind, hand and melds; the same list as ``counts`` without melds:
+    read only) and ``size`` (standing tiles). Raises ``ValueError`` saying what is wrong: not
+    tiles, a flower, a tile count that is neither 13 − 3·melds nor 14 − 3·melds, more than 4
+    melds, more than 4 copies of a kind."""
+
+    __slots__ = ("counts", "melds", "n_melds", "own", "size")
+
+    counts: list[int]
+    melds: list[Meld]
+    n_melds: int
+    own: list[int]
+    size: int
+
+    def __init__(self, hand: object, melds: object = ()) -> None:
+        counts, size = _tile_counts(hand)
+        if isinstance(melds, (list, tuple)) and not melds:
+            meld_list: list[Meld] = []
+            n = 0
+            own = counts
+        else:
+            meld_list = _melds(melds)
+            n = len(meld_list)
+            own = counts[:]
+            for m in meld_list:
+                for t in m.tiles:
+                    own[t] += 1
+        if size != 13 - 3 * n and size != 14 - 3 * n:
+            raise ValueError(f"with {n} meld(s) a hand has {13 - 3 * n} standing tiles (or "
+                             f"{14 - 3 * n} before a discard), got {size}")
+        if max(own) > 4:
+            t = own.index(max(own))
+            raise ValueError(f"more than 4 copies of {CODES[t]} ({own[t]}) in the hand "
+                             "and melds")
+        self.counts = counts
+        self.melds = meld_list
+        self.n_melds = n
+        self.own = own
+        self.size = size
+
+    @property
+    def discard_first(self) -> bool:
+        """Whether this is the 14-form (a tile to discard before waiting)."""
+        return self.size % 3 == 2
+
+
+def seen_counts_of(seen: object = None, seen_counts: object = None,
+                   own: Sequence[int] | None = None) -> list[int]:
+    """The 34 counts of the tiles seen on the table outside the player's own hand and melds,
+    from tiles (``seen``: a string or ids / codes) or counts (``seen_counts``: 34 integers);
+    with ``own``, checks that no kind exceeds four copies in all."""
+    if seen is not None and seen_counts is not None:
+        raise ValueError("give the seen tiles either as tiles (seen) or as counts "
+                         "(seen_counts), not both")
+    counts = [0] * NUM_KINDS
+    if seen is not None:
+        for t in _kinds(seen, "seen"):
+            counts[t] += 1
+    elif seen_counts is not None:
+        if isinstance(seen_counts, (str, bytes)) or not isinstance(seen_counts, Sequence) \
+                or len(seen_counts) != NUM_KINDS:
+            raise ValueError(f"seen_counts: expected 34 counts (one per tile kind), got "
+                             f"{seen_counts!r}")
+        for t in range(NUM_KINDS):
+            c = seen_counts[t]
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 4:
+                raise ValueError(f"seen_counts: the count of {CODES[t]} must be 0..4, "
+                                 f"got {c!r}")
+            counts[t] = c
+    for t in range(NUM_KINDS):
+        mine = own[t] if own is not None else 0
+        if counts[t] + mine > 4:
+            raise ValueError(
+                f"{CODES[t]}: {counts[t]} seen + {mine} in the player's hand and melds is "
+                "more than 4 copies (seen tiles are those outside the player's own)")
+    return counts
+
+
+# ---------------------------------------------------------------- group vectors
+#
+# A group (one suit, or the honours) gets a vector of 10 values: entry b (0..4) is the best
+# 2·sets + partial sets with at most b blocks, entry 5 + b the same with the pair taken in
+# this group (+1). Vectors are numbered as they appear; the product of two groups' vectors is
+# remembered by their numbers.
+
+_NEG = -64
+"""An impossible value (no pair in the group): far below any reachable sum."""
+_ZERO: tuple[int, ...] = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
+"""The vector of an empty group (the identity of the product), number 0."""
+
+_VECS: list[tuple[int, ...]] = []
+_VEC_IDS: dict[tuple[int, ...], int] = {}
+_SHIFT1: list[tuple[int, ...]] = []
+_SHIFT2: list[tuple[int, ...]] = []
+_PAIRED: list[tuple[int, ...]] = []
+"""For each vector number: the vector with one more partial set (+1, one more block), with
+one more set (+2, one more block), and with the pair taken here (+1, same blocks)."""
+_SUIT_IDS: dict[tuple[int, ...], int] = {}
+_HONOR_IDS: dict[tuple[int, ...], int] = {}
+_PRODUCTS: dict[int, int] = {}
+
+
+def _shifted(vec: tuple[int, ...], value: int) -> tuple[int, ...]:
+    return (_NEG, vec[0] + value, vec[1] + value, vec[2] + value, vec[3] + value,
+            _NEG, vec[5] + value, vec[6] + value, vec[7] + value, vec[8] + value)
+
+
+def _vec_id(vec: tuple[int, ...]) -> int:
+    found = _VEC_IDS.get(vec)
+    if found is None:
+        found = len(_VECS)
+        _VECS.append(vec)
+        _VEC_IDS[vec] = found
+        _SHIFT1.append(_shifted(vec, 1))
+        _SHIFT2.append(_shifted(vec, 2))
+        _PAIRED.append((_NEG, _NEG, _NEG, _NEG, _NEG,
+                        vec[0] + 1, vec[1] + 1, vec[2] + 1, vec[3] + 1, vec[4] + 1))
+    return found
+
+
+def clear_tables() -> None:
+    """Forget the vectors and products filled as hands needed them, back to the tables built
+    at import (for cold-start benchmarks; results never change)."""
+    for table in (_VECS, _SHIFT1, _SHIFT2, _PAIRED):
+        table.clear()
+    _VEC_IDS.clear()
+    _SUIT_IDS.clear()
+    _HONOR_IDS.clear()
+    _PRODUCTS.clear()
+    _vec_id(_ZERO)  # number 0
+    _SUIT_IDS[(0,) * 9] = 0
+    _HONOR_IDS[(0,) * 7] = 0
+    for key in _small_keys(9, _PRECOMPUTED_TILES):
+        _group_id(key, True, _SUIT_IDS)
+    for key in _small_keys(7, _PRECOMPUTED_TILES):
+        _group_id(key, False, _HONOR_IDS)
+
+
+_PRECOMPUTED_TILES = 5
+"""Groups of at most this many tiles are tabled at import (about 2,000 suits and 800 honour
+groups, a few hundredths of a second): most of a larger suit's recursion ends in them."""
+
+
+def _small_keys(length: int, most: int) -> list[tuple[int, ...]]:
+    """Every group key of ``length`` counts (0..4 each) holding at most ``most`` tiles,
+    smallest first."""
+    keys: list[tuple[int, ...]] = [()]
+    for _ in range(length):
+        keys = [(*key, c) for key in keys for c in range(min(4, most - sum(key)) + 1)]
+    keys.sort(key=sum)
+    return keys
+
+
+def table_sizes() -> dict[str, int]:
+    """How many suits, honour groups, distinct vectors and products are tabled so far."""
+    return {"suits": len(_SUIT_IDS), "honors": len(_HONOR_IDS), "vectors": len(_VECS),
+            "products": len(_PRODUCTS)}
+
+
+def _group_id(key: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], int]) -> int:
+    """The vector number of one group (a suit's 9 counts or the honours' 7), memoised.
+
+    Every block holding the lowest tile starts at it, so the lowest tile is either left
+    alone or starts a pung, a chow, the pair, or a partial set (pair, neighbours, one apart):
+    the vector is the entrywise best of those choices.
+    """
+    found = memo.get(key)
+    if found is not None:
+        return found
+    n = len(key)
+    i = 0
+    while key[i] == 0:
+        i += 1
+    c = list(key)
+    c[i] -= 1
+    choices = [_VECS[_group_id(tuple(c), suited, memo)]]
+    c[i] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        sub = _group_id(tuple(c), suited, memo)
+        choices.append(_PAIRED[sub])
+        choices.append(_SHIFT1[sub])
+        if c[i] >= 1:
+            c[i] -= 1
+            choices.append(_SHIFT2[_group_id(tuple(c), suited, memo)])
+            c[i] += 1
+        c[i] += 2
+    if suited:
+        if i + 1 < n and c[i + 1]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            choices.append(_SHIFT1[_group_id(tuple(c), suited, memo)])
+            if i + 2 < n and c[i + 2]:
+                c[i + 2] -= 1
+                choices.append(_SHIFT2[_group_id(tuple(c), suited, memo)])
+                c[i + 2] += 1
+            c[i] += 1
+            c[i + 1] += 1
+        if i + 2 < n and c[i + 2]:
+            c[i] -= 1
+            c[i + 2] -= 1
+            choices.append(_SHIFT1[_group_id(tuple(c), suited, memo)])
+            c[i] += 1
+            c[i + 2] += 1
+    found = _vec_id(tuple(map(max, *choices)) if len(choices) > 1 else choices[0])
+    memo[key] = found
+    return found
+
+
+def _suit_id(key: tuple[int, ...]) -> int:
+    found = _SUIT_IDS.get(key)
+    return found if found is not None else _group_id(key, True, _SUIT_IDS)
+
+
+def _honor_id(key: tuple[int, ...]) -> int:
+    found = _HONOR_IDS.get(key)
+    return found if found is not None else _group_id(key, False, _HONOR_IDS)
+
+
+clear_tables()
+
+
+def _product_vec(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
+    """The max-plus product of two vectors, blocks up to ``cap``."""
+    out = [_NEG] * 10
+    for s in range(cap + 1):
+        v0 = _NEG
+        v1 = _NEG
+        for k in range(s + 1):
+            j = s - k
+            ak = a[k]
+            x = ak + b[j]
+            if x > v0:
+                v0 = x
+            x = ak + b[5 + j]
+            if x > v1:
+                v1 = x
+            x = a[5 + k] + b[j]
+            if x > v1:
+                v1 = x
+        out[s] = v0
+        out[5 + s] = v1
+    return tuple(out)
+
+
+def _product(a: int, b: int, cap: int) -> int:
+    """The number of the product of vectors ``a`` and ``b`` (blocks up to ``cap``), tabled."""
+    if a == 0:
+        return b
+    if b == 0:
+        return a
+    if a > b:
+        a, b = b, a
+    key = (a << 24 | b) << 3 | cap
+    found = _PRODUCTS.get(key)
+    if found is None:
+        found = _vec_id(_product_vec(_VECS[a], _VECS[b], cap))
+        _PRODUCTS[key] = found
+    return found
+
+
+def _top(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> int:
+    """The best value of the product of two vectors with at most ``cap`` blocks."""
+    v = _NEG
+    for k in range(cap + 1):
+        j = cap - k
+        ak = a[k]
+        x = ak + b[j]
+        if x > v:
+            v = x
+        x = ak + b[5 + j]
+        if x > v:
+            v = x
+        x = a[5 + k] + b[j]
+        if x > v:
+            v = x
+    return v
+
+
+# ---------------------------------------------------------------- regular
+
+def regular_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
+    """Regular-shape shanten of standing tiles given as 34 counts (13 − 3·melds tiles, or
+    14 − 3·melds), the melds counting as sets. No input checks (see :func:`regular_shanten`)."""
+    cap = 4 - n_melds
+    key = tuple(counts[0:9])
+    w = _SUIT_IDS.get(key)
+    if w is None:
+        w = _group_id(key, True, _SUIT_IDS)
+    key = tuple(counts[9:18])
+    t = _SUIT_IDS.get(key)
+    if t is None:
+        t = _group_id(key, True, _SUIT_IDS)
+    key = tuple(counts[18:27])
+    b = _SUIT_IDS.get(key)
+    if b is None:
+        b = _group_id(key, True, _SUIT_IDS)
+    key = tuple(counts[27:34])
+    h = _HONOR_IDS.get(key)
+    if h is None:
+        h = _group_id(key, False, _HONOR_IDS)
+    return 8 - 2 * n_melds - _top(_VECS[_product(w, t, cap)], _VECS[_product(b, h, cap)], cap)
+
+
+def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
+    """(shanten, kinds whose addition lowers it) of standing tiles in the 13-form.
+
+    Adding a tile changes one group: each group's candidates are scored against the product
+    of the three others. A kind neither held nor within two ranks of a held tile of its suit
+    cannot take part in a block, so it is not tried (nor are honours not held).
+    """
+    cap = 4 - n_melds
+    base = 8 - 2 * n_melds
+    w = _suit_id(tuple(counts[0:9]))
+    t = _suit_id(tuple(counts[9:18]))
+    b = _suit_id(tuple(counts[18:27]))
+    h = _honor_id(tuple(counts[27:34]))
+    wt = _product(w, t, cap)
+    bh = _product(b, h, cap)
+    shanten = base - _top(_VECS[wt], _VECS[bh], cap)
+    rests = (_product(t, bh, cap), _product(w, bh, cap), _product(wt, h, cap),
+             _product(wt, b, cap))
+    useful: list[int] = []
+    for g in range(3):
+        start = 9 * g
+        rest = _VECS[rests[g]]
+        key = counts[start:start + 9]
+        for r in range(9):
+            if not (key[r] or (r >= 1 and key[r - 1]) or (r >= 2 and key[r - 2])
+                    or (r <= 7 and key[r + 1]) or (r <= 6 and key[r + 2])):
+                continue
+            key[r] += 1
+            value = _top(_VECS[_suit_id(tuple(key))], rest, cap)
+            key[r] -= 1
+            if base - value < shanten:
+                useful.append(start + r)
+    rest = _VECS[rests[3]]
+    key = counts[EAST:NUM_KINDS]
+    for r in range(7):
+        if key[r]:
+            key[r] += 1
+            value = _top(_VECS[_honor_id(tuple(key))], rest, cap)
+            key[r] -= 1
+            if base - value < shanten:
+                useful.append(EAST + r)
+    return shanten, useful
+
+
+# ---------------------------------------------------------------- special shapes
+
+def _mask(tiles: Iterable[int]) -> int:
+    """A set of kinds as an integer with one byte per kind (kind t at bit 8·t)."""
+    m = 0
+    for t in tiles:
+        m |= 1 << (8 * t)
+    return m
+
+
+_ORPHAN_MASK = _mask(ORPHANS)
+_HONOR_MASK = _mask(HONORS)
+_PATTERN_MASKS: tuple[int, ...] = tuple(_mask(p) for p in KNITTED_PATTERNS)
+_AT_LEAST_ONE = bytes(min(c, 1) for c in range(256))
+_AT_LEAST_TWO = bytes(1 if c >= 2 else 0 for c in range(256))
+
+
+def _held_masks(counts: Sequence[int]) -> tuple[int, int]:
+    """The kinds held, and those held at least twice, as byte masks (see :func:`_mask`):
+    each byte is 0 or 1, so ``(held & mask).bit_count()`` counts the kinds of ``mask`` held.
+    The counts go through ``bytes.translate``: no Python loop over the 34 kinds."""
+    raw = bytes(counts)
+    return (int.from_bytes(raw.translate(_AT_LEAST_ONE), "little"),
+            int.from_bytes(raw.translate(_AT_LEAST_TWO), "little"))
+
+
+def seven_pairs_shanten_counts(counts: Sequence[int]) -> int:
+    """``6 - pairs`` (four of a kind are two pairs), for 13 or 14 standing tiles."""
+    return 6 - (counts.count(2) + counts.count(3) + 2 * (counts.count(4) + counts.count(5)))
+
+
+def _thirteen_orphans(held: int, paired: int) -> int:
+    return 13 - (held & _ORPHAN_MASK).bit_count() - (1 if paired & _ORPHAN_MASK else 0)
+
+
+def thirteen_orphans_shanten_counts(counts: Sequence[int]) -> int:
+    """``13 - kinds of terminals and honours held - (1 if one is held twice)``."""
+    held, paired = _held_masks(counts)
+    return _thirteen_orphans(held, paired)
+
+
+def _best_pattern(held: int) -> int:
+    """Kinds held of the knitted pattern holding most of them."""
+    best = 0
+    for mask in _PATTERN_MASKS:
+        n = (held & mask).bit_count()
+        if n > best:
+            best = n
+    return best
+
+
+def _honors_knitted(held: int) -> int:
+    return 13 - _best_pattern(held) - (held & _HONOR_MASK).bit_count()
+
+
+def honors_knitted_shanten_counts(counts: Sequence[int]) -> int:
+    """``13 - (kinds held of the best knitted pattern + kinds of honours held)``."""
+    held, _ = _held_masks(counts)
+    return _honors_knitted(held)
+
+
+def _knitted_rest(counts: Sequence[int], pattern: tuple[int, ...]) -> list[int]:
+    """The counts without one copy of each pattern kind held."""
+    rest = list(counts)
+    for t in pattern:
+        if rest[t]:
+            rest[t] -= 1
+    return rest
+
+
+def _knitted_straight(counts: Sequence[int], n_melds: int, held: int, bound: int) -> int:
+    best = bound
+    for p in range(6):
+        missing = 9 - (held & _PATTERN_MASKS[p]).bit_count()
+        if missing - 1 >= best:  # the rest's shanten is -1 at best
+            continue
+        value = missing + regular_shanten_counts(_knitted_rest(counts, KNITTED_PATTERNS[p]),
+                                                 n_melds + 3)
+        if value < best:
+            best = value
+    return best
+
+
+def knitted_straight_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
+    """Best over the six patterns of (pattern kinds missing + regular shanten of the rest,
+    the pattern counting as three sets); at most one meld."""
+    held, _ = _held_masks(counts)
+    return _knitted_straight(counts, n_melds, held, 99)
+
+
+def shanten_counts(counts: Sequence[int], n_melds: int) -> int:
+    """Overall shanten (the best shape) of standing tiles given as 34 counts (at most 4 of a
+    kind) with ``n_melds`` melds; the engine's hot path, without input checks."""
+    best = regular_shanten_counts(counts, n_melds)
+    if best <= -1 or n_melds > 1:
+        return best
+    held, paired = _held_masks(counts)
+    if n_melds == 0:
+        v = seven_pairs_shanten_counts(counts)
+        if v < best:
+            best = v
+        v = _thirteen_orphans(held, paired)
+        if v < best:
+            best = v
+        v = _honors_knitted(held)
+        if v < best:
+            best = v
+    if best > -1:
+        best = _knitted_straight(counts, n_melds, held, best)
+    return best
+
+
+# ---------------------------------------------------------------- useful tiles per shape
+
+def _seven_pairs_useful(counts: Sequence[int]) -> list[int]:
+    return [t for t in range(NUM_KINDS) if counts[t] & 1]
+
+
+def _thirteen_orphans_useful(counts: Sequence[int]) -> list[int]:
+    if any(counts[t] > 1 for t in ORPHANS):
+        return [t for t in ORPHANS if not counts[t]]
+    return list(ORPHANS)
+
+
+def _honors_knitted_useful(counts: Sequence[int]) -> list[int]:
+    """Missing kinds of the best patterns (all of them on a tie) and missing honours."""
+    held, _ = _held_masks(counts)
+    best = _best_pattern(held)
+    useful: set[int] = set()
+    for p in range(6):
+        if (held & _PATTERN_MASKS[p]).bit_count() == best:
+            useful.update(t for t in KNITTED_PATTERNS[p] if not counts[t])
+    useful.update(t for t in HONORS if not counts[t])
+    return sorted(useful)
+
+
+def _knitted_straight_useful(counts: Sequence[int], n_melds: int) -> tuple[int, list[int]]:
+    """Shanten and useful kinds: the union, over the patterns reaching the best shanten, of
+    the missing pattern kinds and the kinds lowering the shanten of the rest."""
+    held, _ = _held_masks(counts)
+    best = 99
+    useful: set[int] = set()
+    for p in range(6):
+        missing = 9 - (held & _PATTERN_MASKS[p]).bit_count()
+        if missing - 1 > best:
+            continue
+        rest_shanten, rest_useful = _regular_useful(
+            _knitted_rest(counts, KNITTED_PATTERNS[p]), n_melds + 3)
+        value = missing + rest_shanten
+        if value > best:
+            continue
+        if value < best:
+            best = value
+            useful.clear()
+        useful.update(t for t in KNITTED_PATTERNS[p] if not counts[t])
+        useful.update(rest_useful)
+    return best, sorted(useful)
+
+
+def shape_values(counts: list[int], n_melds: int, with_useful: bool
+                 ) -> list[tuple[str, int, list[int]]]:
+    """(shape, shanten, useful kinds) of every shape the melds allow, in :data:`SHAPES`
+    order; useful kinds only ``with_useful`` (13-form counts). No input checks."""
+    out: list[tuple[str, int, list[int]]] = []
+    if with_useful:
+        s, useful = _regular_useful(counts, n_melds)
+        out.append((REGULAR, s, useful))
+        if n_melds == 0:
+            out.append((SEVEN_PAIRS, seven_pairs_shanten_counts(counts),
+                        _seven_pairs_useful(counts)))
+            out.append((THIRTEEN_ORPHANS, thirteen_orphans_shanten_counts(counts),
+                        _thirteen_orphans_useful(counts)))
+            out.append((HONORS_KNITTED, honors_knitted_shanten_counts(counts),
+                        _honors_knitted_useful(counts)))
+        if n_melds <= 1:
+            s, useful = _knitted_straight_useful(counts, n_melds)
+            out.append((KNITTED_STRAIGHT, s, useful))
+        return out
+    out.append((REGULAR, regular_shanten_counts(counts, n_melds), []))
+    if n_melds == 0:
+        out.append((SEVEN_PAIRS, seven_pairs_shanten_counts(counts), []))
+        out.append((THIRTEEN_ORPHANS, thirteen_orphans_shanten_counts(counts), []))
+        out.append((HONORS_KNITTED, honors_knitted_shanten_counts(counts), []))
+    if n_melds <= 1:
+        out.append((KNITTED_STRAIGHT, knitted_straight_shanten_counts(counts, n_melds), []))
+    return out
+
+
+# ---------------------------------------------------------------- public API
+
+def analyze_counts(counts: list[int], n_melds: int, own: Sequence[int] | None = None,
+                   seen: Sequence[int] | None = None) -> ShantenResult:
+    """:func:`analyze` on counts, without input checks: the standing tiles' 34 counts, the
+    number of melds, the player's own tiles per kind (hand and melds; the standing counts if
+    None) and the seen tiles per kind (none if None)."""
+    if own is None:
+        own = counts
+    unseen_counts = [4 - own[t] - (seen[t] if seen is not None else 0)
+                     for t in range(NUM_KINDS)]
+    thirteen = sum(counts) % 3 == 1
+    values = shape_values(counts, n_melds, thirteen)
+    best = min(v[1] for v in values)
+    shapes: list[ShapeShanten] = []
+    overall: set[int] = set()
+    for shape, s, useful in values:
+        drawable = tuple(t for t in useful if own[t] < 4)
+        shapes.append(ShapeShanten(shape, s, tuple(useful), drawable,
+                                   tuple(unseen_counts[t] for t in drawable)))
+        if s == best:
+            overall.update(useful)
+    useful_all = tuple(sorted(overall))
+    drawable_all = tuple(t for t in useful_all if own[t] < 4)
+    return ShantenResult(best, tuple(shapes), useful_all, drawable_all,
+                         tuple(unseen_counts[t] for t in drawable_all), not thirteen)
+
+
+def analyze(hand: object, melds: object = (), *, seen: object = None,
+            seen_counts: object = None) -> ShantenResult:
+    """Shanten overall and per shape, and the useful tiles, of a hand.
+
+    ``hand``: the standing tiles (ids, codes, or a string in any notation of
+    :func:`mjenv.tiles.parse_tiles`), 13 − 3·melds of them, or 14 − 3·melds before a discard;
+    ``melds``: :class:`~mjenv.melds.Meld` objects (or their JSON dicts). ``seen`` (tiles) or
+    ``seen_counts`` (34 counts): the tiles the player has seen outside the own hand and melds
+    (discards, other players' melds); they only change ``unseen``. Raises ``ValueError``
+    for input that cannot be a hand.
+    """
+    h = CheckedHand(hand, melds)
+    table = None
+    if seen is not None or seen_counts is not None:
+        table = seen_counts_of(seen, seen_counts, h.own)
+    return analyze_counts(h.counts, h.n_melds, h.own, table)
+
+
+def shanten(hand: object, melds: object = ()) -> int:
+    """Overall shanten of a hand (the best shape): 0 ready, −1 complete (14-form only).
+
+    Same input as :func:`analyze`; equal to PyMahjongGB's ``MahjongShanten`` on 13-form hands.
+    """
+    h = CheckedHand(hand, melds)
+    return shanten_counts(h.counts, h.n_melds)
+
+
+def regular_shanten(hand: object, melds: object = ()) -> int:
+    """Regular-shape (four sets and a pair) shanten; PyMahjongGB's ``RegularShanten``."""
+    h = CheckedHand(hand, melds)
+    return regular_shanten_counts(h.counts, h.n_melds)
+
+
+def seven_pairs_shanten(hand: object, melds: object = ()) -> int | None:
+    """Seven-pairs shanten, None with melds; PyMahjongGB's ``SevenPairsShanten``."""
+    h = CheckedHand(hand, melds)
+    return seven_pairs_shanten_counts(h.counts) if h.n_melds == 0 else None
+
+
+def thirteen_orphans_shanten(hand: object, melds: object = ()) -> int | None:
+    """Thirteen-orphans shanten, None with melds; PyMahjongGB's ``ThirteenOrphansShanten``."""
+    h = CheckedHand(hand, melds)
+    return thirteen_orphans_shanten_counts(h.counts) if h.n_melds == 0 else None
+
+
+def honors_knitted_shanten(hand: object, melds: object = ()) -> int | None:
+    """Honours-and-knitted shanten, None with melds; PyMahjongGB's
+    ``HonorsAndKnittedTilesShanten``."""
+    h = CheckedHand(hand, melds)
+    return honors_knitted_shanten_counts(h.counts) if h.n_melds == 0 else None
+
+
+def knitted_straight_shanten(hand: object, melds: object = ()) -> int | None:
+    """Knitted straight (+ a set and a pair) shanten, None with more than one meld;
+    PyMahjongGB's ``KnittedStraightShanten``."""
+    h = CheckedHand(hand, melds)
+    return knitted_straight_shanten_counts(h.counts, h.n_melds) if h.n_melds <= 1 else None
+
+
+def useful_tiles(hand: object, melds: object = ()) -> tuple[int, ...]:
+    """Kinds that lower the overall shanten of a 13-form hand (a kind held four times may be
+    among them: see :func:`analyze` for ``drawable`` and ``unseen``)."""
+    h = CheckedHand(hand, melds)
+    if h.discard_first:
+        raise ValueError(f"useful tiles are for a hand waiting for a tile "
+                         f"({13 - 3 * h.n_melds} standing tiles); this one has {h.size}: "
+                         "discard first (mjenv.analysis.best_discards)")
+    return analyze_counts(h.counts, h.n_melds, h.own).useful
