@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mjenv.fans import FanResult, calculate
+from mjenv.inputs import flag, small_int
 from mjenv.melds import KONG_KINDS, Meld
 from mjenv.shanten import CheckedHand, ShantenResult, analyze_counts, seen_counts_of
 from mjenv.tiles import CODES, NUM_KINDS
@@ -101,27 +102,15 @@ class _Flags:
     flowers: int
 
 
-def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be true or false, got {value!r}")
-    return value
-
-
-def _small_int(value: object, name: str, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise ValueError(f"{name} must be an integer 0..{high}, got {value!r}")
-    return value
-
-
 def _flags(melds: list[Meld], self_drawn: object, last_copy: object, last_tile: object,
            kong_win: object, seat_wind: object, prevalent_wind: object,
            flowers: object) -> _Flags:
     """The flags checked once for every wait (the calculator checks them again per wait)."""
-    flags = _Flags(_flag(self_drawn, "self_drawn"), _flag(last_copy, "last_copy"),
-                   _flag(last_tile, "last_tile"), _flag(kong_win, "kong_win"),
-                   _small_int(seat_wind, "seat_wind", 3),
-                   _small_int(prevalent_wind, "prevalent_wind", 3),
-                   _small_int(flowers, "flowers", 8))
+    flags = _Flags(flag(self_drawn, "self_drawn"), flag(last_copy, "last_copy"),
+                   flag(last_tile, "last_tile"), flag(kong_win, "kong_win"),
+                   small_int(seat_wind, "seat_wind", 3),
+                   small_int(prevalent_wind, "prevalent_wind", 3),
+                   small_int(flowers, "flowers", 8))
     if flags.kong_win and flags.self_drawn and not any(m.kind in KONG_KINDS for m in melds):
         raise ValueError("kong_win with self_drawn (杠上开花) needs a kong")
     if flags.kong_win and not flags.self_drawn and flags.last_tile:

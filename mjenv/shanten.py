@@ -52,8 +52,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS
+from mjenv.inputs import KIND_OF, melds_of, tile_kinds
 from mjenv.melds import Meld
-from mjenv.tiles import CODES, EAST, NUM_KINDS, NUM_TILE_IDS, parse_tiles
+from mjenv.tiles import CODES, EAST, NUM_KINDS
 
 REGULAR = "regular"
 SEVEN_PAIRS = "seven_pairs"
@@ -146,42 +147,6 @@ class ShantenResult:
 
 # ---------------------------------------------------------------- input
 
-_KIND_TO_ID: dict[object, int] = {code: i for i, code in enumerate(CODES[:NUM_KINDS])}
-_KIND_TO_ID.update({i: i for i in range(NUM_KINDS)})
-"""Codes and ids of the 34 kinds: the fast path of input."""
-
-
-def _kind(value: object, what: str) -> int:
-    if not isinstance(value, bool):
-        found = _KIND_TO_ID.get(value, -1)
-        if found >= 0:
-            return found
-        if isinstance(value, (int, str)):
-            try:
-                tiles = parse_tiles(value) if isinstance(value, str) else [value]
-            except ValueError:
-                tiles = []
-            if len(tiles) == 1 and NUM_KINDS <= tiles[0] < NUM_TILE_IDS:
-                raise ValueError(f"{what}: a flower ({CODES[tiles[0]]}) is not part of a hand")
-            if len(tiles) == 1 and 0 <= tiles[0] < NUM_KINDS:
-                return tiles[0]
-    raise ValueError(f"{what}: not a tile: {value!r} (expected an id 0..33 or a code "
-                     "W1..W9 T1..T9 B1..B9 F1..F4 J1..J3)")
-
-
-def _kinds(values: object, what: str) -> list[int]:
-    """Tile kinds (0..33) of a string in any notation or an iterable of ids / codes."""
-    if isinstance(values, str):
-        try:
-            ids = parse_tiles(values)
-        except ValueError as err:
-            raise ValueError(f"{what}: {err}") from None
-        return [_kind(t, what) for t in ids]
-    if not isinstance(values, Iterable):
-        raise ValueError(f"{what}: expected tiles (a string or a sequence), got {values!r}")
-    return [_kind(v, what) for v in values]
-
-
 def _tile_counts(values: object) -> tuple[list[int], int]:
     """(34 counts, number of tiles) of the standing tiles: one dictionary lookup per tile in
     the common case (a list or tuple of ids or codes), full checks otherwise."""
@@ -189,34 +154,17 @@ def _tile_counts(values: object) -> tuple[list[int], int]:
     if isinstance(values, (list, tuple)):
         try:
             for v in values:
-                counts[_KIND_TO_ID[v]] += 1
+                counts[KIND_OF[v]] += 1
             # True and False hash as ids 1 and 0: only then look for booleans
             if not (counts[0] or counts[1]) or bool not in set(map(type, values)):
                 return counts, len(values)
         except (KeyError, TypeError):
             pass
         counts = [0] * NUM_KINDS
-    tiles = _kinds(values, "hand")
+    tiles = tile_kinds(values, "hand")
     for t in tiles:
         counts[t] += 1
     return counts, len(tiles)
-
-
-def _melds(melds: object) -> list[Meld]:
-    if not isinstance(melds, Iterable) or isinstance(melds, (str, dict)):
-        raise ValueError(f"melds: expected a sequence of melds, got {melds!r}")
-    out: list[Meld] = []
-    for m in melds:
-        if isinstance(m, Meld):
-            out.append(m)
-        else:
-            try:
-                out.append(Meld.from_dict(m))
-            except ValueError as err:
-                raise ValueError(f"meld: {err}") from None
-    if len(out) > 4:
-        raise ValueError(f"at most 4 melds, got {len(out)}")
-    return out
 
 
 class CheckedHand:
@@ -241,7 +189,7 @@ class CheckedHand:
             n = 0
             own = counts
         else:
-            meld_list = _melds(melds)
+            meld_list = melds_of(melds)
             n = len(meld_list)
             own = counts[:]
             for m in meld_list:
@@ -276,7 +224,7 @@ def seen_counts_of(seen: object = None, seen_counts: object = None,
                          "(seen_counts), not both")
     counts = [0] * NUM_KINDS
     if seen is not None:
-        for t in _kinds(seen, "seen"):
+        for t in tile_kinds(seen, "seen"):
             counts[t] += 1
     elif seen_counts is not None:
         if isinstance(seen_counts, (str, bytes)) or not isinstance(seen_counts, Sequence) \

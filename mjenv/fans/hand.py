@@ -12,70 +12,23 @@ from typing import Any
 
 from mjenv.decompose import honor_group_info, suit_group_info
 from mjenv.fans.result import InvalidHandError
+from mjenv.inputs import KIND_OF, flag, meld_of, small_int, tile_kind, tile_kinds
 from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
-from mjenv.tiles import CODES, EAST, NUM_KINDS, NUM_TILE_IDS, parse_tiles, tile_code
-
-_ANY_TO_ID: dict[object, int] = {code: i for i, code in enumerate(CODES)}
-_ANY_TO_ID.update({i: i for i in range(NUM_TILE_IDS)})
-_KIND_TO_ID: dict[object, int] = {key: i for key, i in _ANY_TO_ID.items() if i < NUM_KINDS}
-"""Codes and ids of the 34 kinds a hand may hold (no flowers): the fast path of input."""
-
-
-def _tile(value: object, what: str) -> int:
-    if isinstance(value, bool):
-        raise InvalidHandError(f"{what}: not a tile: {value!r}")
-    found = _ANY_TO_ID.get(value)
-    if found is None:
-        try:
-            found = parse_tiles(value)[0] if isinstance(value, str) and value.strip() else None
-        except ValueError:
-            found = None
-        if found is None:
-            raise InvalidHandError(f"{what}: not a tile: {value!r}")
-    if found >= NUM_KINDS:
-        raise InvalidHandError(f"{what}: flowers ({CODES[found]}) are not part of a hand; "
-                               "pass their number as flowers")
-    return found
-
-
-def _tiles(values: str | Iterable[object], what: str) -> list[int]:
-    if isinstance(values, str):
-        try:
-            values = parse_tiles(values)
-        except ValueError as err:
-            raise InvalidHandError(f"{what}: {err}") from None
-    return [_tile(v, what) for v in values]
+from mjenv.tiles import CODES, EAST, NUM_KINDS, tile_code
 
 
 def _fast_tiles(values: str | Iterable[object]) -> list[int]:
     """Ids of the tiles: a dictionary lookup each in the common case, full checks otherwise."""
     if not isinstance(values, str):
         try:
-            return [_KIND_TO_ID[v] for v in values]
+            ids = [KIND_OF[v] for v in values]
         except (KeyError, TypeError):
             pass  # a flower, a glyph, a bad tile: the careful path says which
-    return _tiles(values, "hand")
-
-
-def _meld(value: object) -> Meld:
-    if isinstance(value, Meld):
-        return value
-    try:
-        return Meld.from_dict(value)
-    except ValueError as err:
-        raise InvalidHandError(f"meld: {err}") from None
-
-
-def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidHandError(f"{name} must be true or false, got {value!r}")
-    return value
-
-
-def _small_int(value: object, name: str, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise InvalidHandError(f"{name} must be an integer 0..{high}, got {value!r}")
-    return value
+        else:
+            # True and False hash like ids 1 and 0: only then look for booleans
+            if not (0 in ids or 1 in ids) or not any(type(v) is bool for v in values):
+                return ids
+    return tile_kinds(values, "hand", InvalidHandError)
 
 
 class PreparedHand:
@@ -110,20 +63,20 @@ class PreparedHand:
                  self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
                  seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
         standing = _fast_tiles(hand)
-        meld_list = [m if type(m) is Meld else _meld(m) for m in melds]
-        win = _KIND_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
+        meld_list = [m if type(m) is Meld else meld_of(m, InvalidHandError) for m in melds]
+        win = KIND_OF.get(win_tile, -1) if type(win_tile) is int or type(win_tile) is str else -1
         if win < 0:
-            win = _tile(win_tile, "win_tile")
+            win = tile_kind(win_tile, "win_tile", InvalidHandError)
         if not (type(self_drawn) is bool and type(last_copy) is bool
                 and type(last_tile) is bool and type(kong_win) is bool):
             for value, name in ((self_drawn, "self_drawn"), (last_copy, "last_copy"),
                                 (last_tile, "last_tile"), (kong_win, "kong_win")):
-                _flag(value, name)
+                flag(value, name, InvalidHandError)
         if not (type(seat_wind) is int and 0 <= seat_wind <= 3 and type(prevalent_wind) is int
                 and 0 <= prevalent_wind <= 3 and type(flowers) is int and 0 <= flowers <= 8):
-            _small_int(seat_wind, "seat_wind", 3)
-            _small_int(prevalent_wind, "prevalent_wind", 3)
-            _small_int(flowers, "flowers", 8)
+            small_int(seat_wind, "seat_wind", 3, InvalidHandError)
+            small_int(prevalent_wind, "prevalent_wind", 3, InvalidHandError)
+            small_int(flowers, "flowers", 8, InvalidHandError)
         self.self_drawn = self_drawn
         self.last_tile = last_tile
         self.kong_win = kong_win
