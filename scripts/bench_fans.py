@@ -28,54 +28,29 @@ on a copy of the ``mjenv`` package holding only ``.py`` files, so no compiled mo
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import gc
-import json
-import os
-import platform
 import shlex
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import version
-from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import benchkit
 import MahjongGB
 import numpy as np
+from benchkit import ROOT, Row, gb_pack
 
-import mjenv
 from mjenv import decompose
 from mjenv.decompose import is_complete, waiting_tiles
 from mjenv.fans import NotWinError, calculate, calculator, clear_tables
 from mjenv.fans.generate import WinningHand, sample_hands, sample_non_winning, sample_tenpai
-from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
+from mjenv.melds import Meld
 from mjenv.tiles import tile_code, tile_id, to_counts
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "benchmarks.md"
-ACCEPT_HANDS = 10_000
-ACCEPT_RUNS = 5
 
 # ---------------------------------------------------------------- PyMahjongGB's input form
-
-
-def gb_pack(m: Meld) -> tuple[str, str, int]:
-    """A meld as PyMahjongGB's pack: offer = 4 - from; a chow names its middle tile and the
-    position (1..3) of the claimed tile; a concealed kong has offer 0."""
-    if m.kind == CHOW:
-        claimed = m.claimed if m.claimed is not None else m.tiles[1]
-        return ("CHI", tile_code(m.tiles[1]), claimed - m.tiles[0] + 1)
-    if m.kind == CONCEALED_KONG:
-        return ("GANG", tile_code(m.tiles[0]), 0)
-    offer = 4 - (m.from_offset if m.from_offset is not None else 3)
-    return ("PENG" if m.kind == PUNG else "GANG", tile_code(m.tiles[0]), offer)
 
 
 def gb_fan_args(h: WinningHand, verbose: bool = False) -> tuple[Any, ...]:
@@ -295,28 +270,7 @@ ROUND: list[tuple[str, Callable[[Inputs], float]]] = [
 ]
 
 
-def run_rounds(inp: Inputs, runs: int) -> dict[str, list[float]]:
-    seconds: dict[str, list[float]] = {name: [] for name, _ in ROUND}
-    for r in range(runs):
-        t0 = perf_counter()
-        for name, timed in ROUND:
-            if name.endswith(".cold"):
-                clear_tables()
-            gc.collect()
-            seconds[name].append(timed(inp))
-        print(f"  round {r + 1}/{runs}: {perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    return seconds
-
-
 # ---------------------------------------------------------------- report
-
-
-@dataclass(frozen=True)
-class Row:
-    key: str
-    system: str
-    ref: str | None = None  # ratio against this row's key, round by round
-    target: float | None = None  # acceptance: median ratio at least this
 
 
 SECTIONS: list[tuple[str, str, str, list[Row]]] = [
@@ -346,31 +300,13 @@ SECTIONS: list[tuple[str, str, str, list[Row]]] = [
 ]
 
 
-def _num(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
-
-
-def _ratio(x: float) -> str:
-    return f"{x:.2f}" if x < 10 else f"{x:.1f}"
-
-
-def build_of(files: dict[str, str]) -> str:
-    kinds = {Path(f).suffix == ".py" for f in files.values()}
-    if kinds == {True}:
-        return "pure Python"
-    if kinds == {False}:
-        return "compiled (mypyc)"
-    return "mixed"
 
 
 def render(res: dict[str, Any]) -> str:
     """The tables and checks of one measured build, as Markdown."""
     n = res["sizes"]
     rates = {k: [n[k.split(".")[0]] / s for s in v] for k, v in res["seconds"].items()}
-    files = ", ".join(f"`{Path(f).name}`" for f in res["files"].values())
-    stale = ", ".join(res["stale"])
-    stale = f" — **STALE, older than the source: {stale}**" if stale else ""
-    lines = [f"Build measured: **{build_of(res['files'])}** ({files}){stale}", ""]
+    lines = [benchkit.build_line(res), ""]
     c = res["checks"]
     notes = {
         "fan": f"{n['fan']:,} distinct winning hands of every shape (`sample_hands`). "
@@ -390,145 +326,39 @@ def render(res: dict[str, Any]) -> str:
                   "(median, min–max of rounds) | Target | Result |",
                   "|---|---|---:|---:|---:|---|---|---|"]
         for row in rows:
-            r = rates[row.key]
-            med = statistics.median(r)
-            ratio = target = result = "—"
-            if row.ref is not None:
-                per_round = [a / b for a, b in zip(r, rates[row.ref], strict=True)]
-                m = statistics.median(per_round)
-                ratio = f"{_ratio(m)} ({_ratio(min(per_round))}–{_ratio(max(per_round))})"
-                if row.target is not None:
-                    target = f"≥ 1/{round(1 / row.target)}"
-                    result = "pass" if m >= row.target else "**FAIL**"
-            lines.append(f"| {row.system} | {unit} | {_num(med)} | {_num(min(r))}–{_num(max(r))}"
-                         f" | {1e6 / med:.2f} | {ratio} | {target} | {result} |")
+            cells = (row.system, unit, *benchkit.rate_cells(rates[row.key]),
+                     *benchkit.ratio_cells(row, rates))
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
 
 
-def machine() -> dict[str, str]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"nproc": str(os.cpu_count()), "cpu": cpu, "python": platform.python_version(),
-            "platform": platform.platform(), "numpy": np.__version__,
-            "PyMahjongGB": version("PyMahjongGB"), "mjenv": mjenv.__version__,
-            "source": source_revision()}
-
-
-def source_revision() -> str:
-    """The git commit measured, and whether mjenv/ had uncommitted changes."""
-    try:
-        git = ["git", "-C", str(ROOT)]
-        head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run([*git, "status", "--porcelain", "--", "mjenv"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
-    return f"commit {head}" + (" with uncommitted changes in mjenv/" if dirty else "")
-
-
-def stale_modules(files: dict[str, str]) -> list[str]:
-    """Compiled modules older than their source (they would measure old code)."""
-    out = []
-    for f in map(Path, files.values()):
-        source = f.with_name(f.name.split(".")[0] + ".py")
-        if f.suffix != ".py" and source.exists() and source.stat().st_mtime > f.stat().st_mtime:
-            out.append(f.name)
-    return out
-
-
 def measure(hands: int, runs: int, seed: int) -> dict[str, Any]:
+    """Measure the build of mjenv imported (see ``benchkit.measure``)."""
     files = {"mjenv.fans.calculator": calculator.__file__ or "?",
              "mjenv.decompose": decompose.__file__ or "?"}
-    print(f"mjenv from {Path(mjenv.__file__ or '?').parent}: {build_of(files)}", file=sys.stderr)
-    stale = stale_modules(files)
-    if stale:
-        print(f"WARNING: stale compiled modules (older than their source): {stale}",
-              file=sys.stderr)
-    t0 = perf_counter()
-    inp = build_inputs(hands, seed)
-    checks = check_inputs(inp)
-    print(f"  inputs built and checked: {perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    sizes = {"fan": len(inp.fan_ours), "reject": len(inp.reject_ours), "wait": len(inp.wait_ours)}
-    return {"files": files, "stale": stale, "sizes": sizes, "checks": checks,
-            "seconds": run_rounds(inp, runs)}
 
+    def prepare() -> tuple[Inputs, dict[str, int]]:
+        inp = build_inputs(hands, seed)
+        return inp, check_inputs(inp)
 
-def copy_pure_package(tmp: str) -> None:
-    """Copy the mjenv package's .py files (nothing compiled) into ``tmp``."""
-    shutil.copytree(Path(mjenv.__file__ or "").parent, Path(tmp) / "mjenv",
-                    ignore=lambda d, names: [x for x in names if x == "__pycache__" or (
-                        (Path(d) / x).is_file() and not x.endswith(".py"))])
-
-
-def measure_pure(tmp: str, hands: int, runs: int, seed: int) -> dict[str, Any]:
-    """The same measurement in a subprocess importing the .py-only copy in ``tmp``."""
-    out = Path(tmp) / "result.json"
-    cmd = [sys.executable, __file__, "--hands", str(hands), "--runs", str(runs),
-           "--seed", str(seed), "--emit-json", str(out)]
-    with subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": tmp}, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as proc:
-        assert proc.stdout is not None
-        for line in proc.stdout:  # its progress, passed on as it comes
-            print(f"  [pure] {line}", end="", file=sys.stderr, flush=True)
-    if proc.returncode:
-        raise RuntimeError(f"the pure-Python run failed (exit status {proc.returncode})")
-    res: dict[str, Any] = json.loads(out.read_text())
-    if not all(f.startswith(tmp) for f in res["files"].values()):
-        raise RuntimeError(f"the pure-Python run imported {res['files']}, not the copy")
+    res = benchkit.measure(files, prepare, ROUND, clear_tables, runs)
+    c = res["checks"]
+    res["sizes"] = {"fan": c["fan_hands"], "reject": c["reject_hands"], "wait": c["wait_hands"]}
     return res
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--hands", type=int, default=ACCEPT_HANDS, help="distinct hands per section")
-    p.add_argument("--runs", type=int, default=ACCEPT_RUNS, help="interleaved rounds")
-    p.add_argument("--seed", type=int, default=2, help="sample seed")
-    p.add_argument("--pure", action="store_true", help="also measure the pure-Python build")
-    p.add_argument("--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
-                   help=f"(re)write the report (default {DOCS.relative_to(ROOT)})")
-    p.add_argument("--emit-json", help=argparse.SUPPRESS)  # used by --pure's subprocess
-    args = p.parse_args(argv)
-    if args.hands < 1 or args.runs < 1:
-        p.error("--hands and --runs must be positive")
-    argv_used = list(sys.argv[1:] if argv is None else argv)
-
-    with tempfile.TemporaryDirectory(prefix="mjenv-pure-") as tmp:
-        if args.pure and not args.emit_json:
-            copy_pure_package(tmp)  # now, so both builds measure the same sources
-        results = [measure(args.hands, args.runs, args.seed)]
-        if args.emit_json:
-            Path(args.emit_json).write_text(json.dumps(results[0]))
-            return 0
-        if args.pure:
-            if build_of(results[0]["files"]) == "pure Python":
-                print("--pure: the main run already measured pure Python", file=sys.stderr)
-            else:
-                results.append(measure_pure(tmp, args.hands, args.runs, args.seed))
-
-    smoke = args.hands < ACCEPT_HANDS or args.runs < ACCEPT_RUNS
-    body = "\n".join(render(res) for res in results)
-    note = (f"**Smoke run, not an acceptance measurement** (acceptance needs --hands ≥ "
-            f"{ACCEPT_HANDS:,} and --runs ≥ {ACCEPT_RUNS}).\n\n" if smoke else "")
-    print(f"\nPyMahjongGB vs mjenv, {args.runs} interleaved rounds, seed {args.seed}\n")
-    print(note + body)
-    if args.write_docs:
-        path = Path(args.write_docs)
-        path.write_text(docs(argv_used, results, note, body), encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    return benchkit.main(
+        argv, script=__file__, description=(__doc__ or "").split("\n\n")[0], seed=2,
+        hands_help="distinct hands per section", docs_path=DOCS,
+        docs_help="(re)write the report", measure=measure, render=render,
+        heading="PyMahjongGB vs mjenv", docs=docs)
 
 
 def docs(argv: list[str], results: list[dict[str, Any]], note: str, body: str) -> str:
-    m = machine()
-    builds = " and ".join(build_of(r["files"]) for r in results)
+    m = benchkit.machine(numpy=np.__version__)
+    builds = " and ".join(benchkit.build_of(r["files"]) for r in results)
     return f"""# Benchmarks: the fan calculator and the wait finder
 
 Written by `scripts/bench_fans.py --write-docs`; do not edit by hand. Command:

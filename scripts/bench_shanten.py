@@ -31,41 +31,28 @@ file: ``docs/benchmarks.md`` belongs to ``scripts/bench_fans.py``).
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import gc
-import json
-import os
-import platform
 import random
 import shlex
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import version
-from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import benchkit
 import MahjongGB
 import numpy as np
+from benchkit import ROOT, Row, gb_pack
 
-import mjenv
 from mjenv import shanten as shanten_module
 from mjenv.fans.generate import random_winning_hand
-from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
+from mjenv.melds import Meld
 from mjenv.shanten import SHAPES, analyze, clear_tables, shanten, shanten_counts
 from mjenv.tiles import CODES, NUM_KINDS, tile_code, to_counts
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "benchmarks-shanten.md"
-ACCEPT_HANDS = 10_000
-ACCEPT_RUNS = 5
 GB_SHAPES: dict[str, Callable[[tuple[str, ...]], tuple[int, tuple[str, ...]]]] = {
     "regular": MahjongGB.RegularShanten,
     "seven_pairs": MahjongGB.SevenPairsShanten,
@@ -73,17 +60,6 @@ GB_SHAPES: dict[str, Callable[[tuple[str, ...]], tuple[int, tuple[str, ...]]]] =
     "honors_knitted": MahjongGB.HonorsAndKnittedTilesShanten,
     "knitted_straight": MahjongGB.KnittedStraightShanten,
 }
-
-
-def gb_pack(m: Meld) -> tuple[str, str, int]:
-    """A meld as PyMahjongGB's pack (offer = 4 - from; a chow names its middle tile)."""
-    if m.kind == CHOW:
-        claimed = m.claimed if m.claimed is not None else m.tiles[1]
-        return ("CHI", tile_code(m.tiles[1]), claimed - m.tiles[0] + 1)
-    if m.kind == CONCEALED_KONG:
-        return ("GANG", tile_code(m.tiles[0]), 0)
-    offer = 4 - (m.from_offset if m.from_offset is not None else 3)
-    return ("PENG" if m.kind == PUNG else "GANG", tile_code(m.tiles[0]), offer)
 
 
 def gb_shapes(n_melds: int) -> tuple[Callable[[tuple[str, ...]], Any], ...]:
@@ -231,28 +207,7 @@ ROUND: list[tuple[str, Callable[[Inputs], float]]] = [
 ]
 
 
-def run_rounds(inp: Inputs, runs: int) -> dict[str, list[float]]:
-    seconds: dict[str, list[float]] = {name: [] for name, _ in ROUND}
-    for r in range(runs):
-        t0 = perf_counter()
-        for name, timed in ROUND:
-            if name.endswith(".cold"):
-                clear_tables()
-            gc.collect()
-            seconds[name].append(timed(inp))
-        print(f"  round {r + 1}/{runs}: {perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    return seconds
-
-
 # ---------------------------------------------------------------- report
-
-
-@dataclass(frozen=True)
-class Row:
-    key: str
-    system: str
-    ref: str | None = None  # ratio against this row's key, round by round
-    target: float | None = None  # acceptance: median ratio at least this
 
 
 SECTIONS: list[tuple[str, list[Row]]] = [
@@ -276,29 +231,12 @@ SECTIONS: list[tuple[str, list[Row]]] = [
 ]
 
 
-def _num(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
-
-
-def _ratio(x: float) -> str:
-    return f"{x:.2f}" if x < 10 else f"{x:.1f}"
-
-
-def build_of(files: dict[str, str]) -> str:
-    kinds = {Path(f).suffix == ".py" for f in files.values()}
-    return {frozenset({True}): "pure Python", frozenset({False}): "compiled (mypyc)"}.get(
-        frozenset(kinds), "mixed")
-
-
 def render(res: dict[str, Any]) -> str:
     """The tables and checks of one measured build, as Markdown."""
     n = res["checks"]["hands"]
     rates = {k: [n / s for s in v] for k, v in res["seconds"].items()}
-    files = ", ".join(f"`{Path(f).name}`" for f in res["files"].values())
-    stale = f" — **STALE, older than the source: {', '.join(res['stale'])}**" if res[
-        "stale"] else ""
     c = res["checks"]
-    lines = [f"Build measured: **{build_of(res['files'])}** ({files}){stale}", "",
+    lines = [benchkit.build_line(res), "",
              f"{n:,} distinct 13-form hands; by PyMahjongGB's shanten: "
              + ", ".join(f"{s}: {k:,}" for s, k in c["by_shanten"].items())
              + "; by melds: " + ", ".join(f"{m}: {k:,}" for m, k in c["by_melds"].items())
@@ -311,128 +249,34 @@ def render(res: dict[str, Any]) -> str:
                   "rounds) | Target | Result |",
                   "|---|---:|---:|---:|---|---|---|"]
         for row in rows:
-            r = rates[row.key]
-            med = statistics.median(r)
-            ratio = target = result = "—"
-            if row.ref is not None:
-                per_round = [a / b for a, b in zip(r, rates[row.ref], strict=True)]
-                m = statistics.median(per_round)
-                ratio = f"{_ratio(m)} ({_ratio(min(per_round))}–{_ratio(max(per_round))})"
-                if row.target is not None:
-                    target = f"≥ 1/{round(1 / row.target)}"
-                    result = "pass" if m >= row.target else "**FAIL**"
-            lines.append(f"| {row.system} | {_num(med)} | {_num(min(r))}–{_num(max(r))} | "
-                         f"{1e6 / med:.2f} | {ratio} | {target} | {result} |")
+            cells = (row.system, *benchkit.rate_cells(rates[row.key]),
+                     *benchkit.ratio_cells(row, rates))
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
 
 
-def machine() -> dict[str, str]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        git = ["git", "-C", str(ROOT)]
-        head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run([*git, "status", "--porcelain", "--", "mjenv"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-        source = f"commit {head}" + (" with uncommitted changes in mjenv/" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        source = "unknown (not a git checkout)"
-    return {"nproc": str(os.cpu_count()), "cpu": cpu, "python": platform.python_version(),
-            "platform": platform.platform(), "PyMahjongGB": version("PyMahjongGB"),
-            "mjenv": mjenv.__version__, "source": source}
-
-
-def stale_modules(files: dict[str, str]) -> list[str]:
-    out = []
-    for f in map(Path, files.values()):
-        source = f.with_name(f.name.split(".")[0] + ".py")
-        if f.suffix != ".py" and source.exists() and source.stat().st_mtime > f.stat().st_mtime:
-            out.append(f.name)
-    return out
-
-
 def measure(hands: int, runs: int, seed: int) -> dict[str, Any]:
+    """Measure the build of mjenv imported (see ``benchkit.measure``)."""
     files = {"mjenv.shanten": shanten_module.__file__ or "?"}
-    print(f"mjenv from {Path(mjenv.__file__ or '?').parent}: {build_of(files)}", file=sys.stderr)
-    stale = stale_modules(files)
-    if stale:
-        print(f"WARNING: stale compiled modules: {stale}", file=sys.stderr)
-    t0 = perf_counter()
-    inp = build_inputs(hands, seed)
-    checks = check_inputs(inp)
-    print(f"  inputs built and checked: {perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    return {"files": files, "stale": stale, "checks": checks, "seconds": run_rounds(inp, runs)}
 
+    def prepare() -> tuple[Inputs, dict[str, Any]]:
+        inp = build_inputs(hands, seed)
+        return inp, check_inputs(inp)
 
-def measure_pure(tmp: str, hands: int, runs: int, seed: int) -> dict[str, Any]:
-    """The same measurement in a subprocess importing a .py-only copy of the package."""
-    shutil.copytree(Path(mjenv.__file__ or "").parent, Path(tmp) / "mjenv",
-                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    out = Path(tmp) / "result.json"
-    cmd = [sys.executable, __file__, "--hands", str(hands), "--runs", str(runs),
-           "--seed", str(seed), "--emit-json", str(out)]
-    with subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": tmp}, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as proc:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            print(f"  [pure] {line}", end="", file=sys.stderr, flush=True)
-    if proc.returncode:
-        raise RuntimeError(f"the pure-Python run failed (exit status {proc.returncode})")
-    res: dict[str, Any] = json.loads(out.read_text())
-    if not all(f.startswith(tmp) for f in res["files"].values()):
-        raise RuntimeError(f"the pure-Python run imported {res['files']}, not the copy")
-    return res
+    return benchkit.measure(files, prepare, ROUND, clear_tables, runs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    p.add_argument("--hands", type=int, default=ACCEPT_HANDS, help="distinct hands")
-    p.add_argument("--runs", type=int, default=ACCEPT_RUNS, help="interleaved rounds")
-    p.add_argument("--seed", type=int, default=3, help="sample seed")
-    p.add_argument("--pure", action="store_true", help="also measure the pure-Python build")
-    p.add_argument("--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
-                   help=f"write the report (default {DOCS.relative_to(ROOT)})")
-    p.add_argument("--emit-json", help=argparse.SUPPRESS)  # used by --pure's subprocess
-    args = p.parse_args(argv)
-    if args.hands < 1 or args.runs < 1:
-        p.error("--hands and --runs must be positive")
-    argv_used = list(sys.argv[1:] if argv is None else argv)
-
-    results = [measure(args.hands, args.runs, args.seed)]
-    if args.emit_json:
-        Path(args.emit_json).write_text(json.dumps(results[0]))
-        return 0
-    if args.pure:
-        if build_of(results[0]["files"]) == "pure Python":
-            print("--pure: the main run already measured pure Python", file=sys.stderr)
-        else:
-            with tempfile.TemporaryDirectory(prefix="mjenv-pure-") as tmp:
-                results.append(measure_pure(tmp, args.hands, args.runs, args.seed))
-
-    smoke = args.hands < ACCEPT_HANDS or args.runs < ACCEPT_RUNS
-    note = (f"**Smoke run, not an acceptance measurement** (acceptance needs --hands ≥ "
-            f"{ACCEPT_HANDS:,} and --runs ≥ {ACCEPT_RUNS}).\n\n" if smoke else "")
-    body = "\n".join(render(res) for res in results)
-    print(f"\nPyMahjongGB vs mjenv shanten, {args.runs} interleaved rounds, seed {args.seed}\n")
-    print(note + body)
-    if args.write_docs:
-        path = Path(args.write_docs)
-        path.write_text(docs(argv_used, results, note, body), encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    return benchkit.main(
+        argv, script=__file__, description=(__doc__ or "").split("\n\n")[0], seed=3,
+        hands_help="distinct hands", docs_path=DOCS, docs_help="write the report",
+        measure=measure, render=render, heading="PyMahjongGB vs mjenv shanten", docs=docs)
 
 
 def docs(argv: list[str], results: list[dict[str, Any]], note: str, body: str) -> str:
-    m = machine()
-    builds = " and ".join(build_of(r["files"]) for r in results)
+    m = benchkit.machine()
+    builds = " and ".join(benchkit.build_of(r["files"]) for r in results)
     return f"""# Benchmarks: shanten and useful tiles
 
 Written by `scripts/bench_shanten.py --write-docs`; do not edit by hand. Command:

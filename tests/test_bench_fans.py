@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_fans", ROOT / "scripts/bench_fans.py")
     assert spec is not None and spec.loader is not None
+    if str(ROOT / "scripts") not in sys.path:  # as when run as a script: finds scripts/benchkit.py
+        sys.path.insert(0, str(ROOT / "scripts"))
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)

@@ -19,6 +19,8 @@ def bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_shanten",
                                                   ROOT / "scripts/bench_shanten.py")
     assert spec is not None and spec.loader is not None
+    if str(ROOT / "scripts") not in sys.path:  # as when run as a script: finds scripts/benchkit.py
+        sys.path.insert(0, str(ROOT / "scripts"))
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
