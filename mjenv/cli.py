@@ -4,6 +4,7 @@
     mjenv fan "1112345678999m" --win 5m --self-drawn   # score one hand, print a table
     mjenv fan --jsonl < requests.jsonl                 # JSON Lines, as python -m mjenv.fans
     mjenv hand "123m456s789p11225z" --seen 1z          # shanten, useful tiles, discards, waits
+    mjenv replay hand.json --seat 2                    # a recorded hand, move by move
 
 A subcommand is a function that adds its parser (``_add_fan``) and a handler that takes the
 parsed arguments and returns the exit status. Heavy modules are imported inside handlers, so
@@ -23,6 +24,8 @@ from mjenv import __version__
 
 if TYPE_CHECKING:
     from mjenv.analysis import HandAnalysis, Wait
+    from mjenv.engine.events import Event
+    from mjenv.engine.game import Game
     from mjenv.fans import FanResult
     from mjenv.melds import Meld
 
@@ -368,6 +371,136 @@ def _table(rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()) -> list
     return out
 
 
+# ---------------------------------------------------------------- replay
+
+_REPLAY_EXAMPLES = """\
+examples:
+  mjenv replay hand.json            # everything, every tile face up
+  mjenv replay hand.json --seat 2   # as seat 2 saw it: others' draws and concealed kongs hidden
+
+The record is validated and replayed first (mjenv.engine.record); a record that does not
+replay to its own events and result is an error. Hidden tiles are shown as ??; the final
+event reveals every concealed kong and the last lines show every hand ([...]c: concealed kong).
+"""
+
+
+def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "replay",
+        help="print a recorded hand move by move (all of it, or as one seat saw it)",
+        description="Validate and replay a hand record (JSON, format mjenv-hand) and print it\n"
+        "event by event, then the result.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_REPLAY_EXAMPLES,
+    )
+    p.add_argument("file", metavar="FILE", help="a hand record (JSON)")
+    p.add_argument("--seat", type=int, choices=range(4), metavar="N",
+                   help="show the hand as seat N (0..3) saw it")
+    p.set_defaults(handler=_run_replay, command="replay")
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from mjenv.engine.record import load
+
+    game = load(args.file)
+    sys.stdout.write(format_replay(game, args.seat))
+    return 0
+
+
+def _event_text(event: Event) -> str:
+    """One event as a line: ``draws W3``, ``pungs B5 from seat 2``, ``draws ??`` (hidden)."""
+    from mjenv.engine import events as E
+    from mjenv.tiles import tile_code
+
+    def tile(t: int) -> str:
+        return "??" if t == E.HIDDEN else tile_code(t)
+
+    if isinstance(event, E.Deal):
+        return ("is dealt " + " ".join(tile(t) for t in event.tiles) if event.tiles
+                else "is dealt 13 tiles")
+    if isinstance(event, E.Flower):
+        return f"exposes flower {tile(event.tile)}" + (" (initial)" if event.initial else "")
+    if isinstance(event, E.Draw):
+        return f"draws {tile(event.tile)}" + (" from the tail" if event.replacement else "")
+    if isinstance(event, E.Discard):
+        return f"discards {tile(event.tile)}"
+    if isinstance(event, E.Chow):
+        return (f"chows {' '.join(tile(t) for t in event.tiles)} (claims {tile(event.claimed)} "
+                f"from seat {event.from_seat})")
+    if isinstance(event, E.Pung):
+        return f"pungs {tile(event.tile)} from seat {event.from_seat}"
+    if isinstance(event, E.Kong):
+        return f"kongs {tile(event.tile)} from seat {event.from_seat}"
+    if isinstance(event, E.AddedKong):
+        return f"adds {tile(event.tile)} to its pung (added kong)"
+    if isinstance(event, E.ConcealedKong):
+        return f"declares a concealed kong of {tile(event.tile)}"
+    if isinstance(event, E.Win | E.DrawGame | E.Penalty):
+        kongs = "; ".join(f"seat {s} {' '.join(tile(t) for t in ts)}"
+                          for s, ts in enumerate(event.revealed) if ts)
+        shown = f"; concealed kongs revealed: {kongs}" if kongs else ""
+        if isinstance(event, E.Win):
+            how = ("self-drawn" if event.from_seat is None
+                   else f"robbing seat {event.from_seat}'s kong" if event.robbed
+                   else f"on seat {event.from_seat}'s discard")
+            return f"wins on {tile(event.tile)}, {how}: {event.fan_total} points{shown}"
+        if isinstance(event, E.DrawGame):
+            return f"ends the hand: the wall is exhausted (draw){shown}"
+        return f"declared a false win: penalized{shown}"
+    return repr(event)
+
+
+def format_replay(game: Game, seat: int | None) -> str:
+    """The readable move-by-move text of ``mjenv replay``."""
+    from mjenv.engine.events import view
+    from mjenv.engine.record import PENALIZE_NAME, rules_json
+    from mjenv.tiles import tile_code
+
+    rules = ", ".join(f"{k} {v}" for k, v in rules_json(game.rules).items())
+    seed = "none" if game.wall.seed is None else str(game.wall.seed)
+    lines = [f"hand     rules: {rules}; dealer seat {game.dealer}; prevalent wind "
+             f"{WIND_NAMES[game.prevalent_wind]}; seed {seed} (informative)",
+             f"actions  {len(game.actions)}"
+             + (f" ({PENALIZE_NAME} included)" if any(a < 0 for _, a in game.actions) else ""),
+             "view     " + ("everything" if seat is None else
+                            f"seat {seat} (others' drawn tiles and concealed kongs hidden "
+                            "until the end)"),
+             ""]
+    last = len(game.events) - 1
+    for i, event in enumerate(game.events):
+        shown = event if seat is None else view(event, seat, over=game.is_over and i == last)
+        wind = WIND_NAMES[game.seat_wind(event.seat)]
+        lines.append(f"{i + 1:4}  seat {event.seat} ({wind})  {_event_text(shown)}")
+    lines.append("")
+    r = game.result
+    if r is None:
+        lines.append("result   the hand is not over")
+    elif r.winner is not None:
+        fans = ", ".join(f"{zh} x{n}" if n > 1 else zh for zh, n in r.fans)
+        how = "self-drawn" if r.self_drawn else f"from seat {r.from_seat}"
+        win = tile_code(r.win_tile) if r.win_tile is not None else "?"
+        lines.append(f"result   seat {r.winner} wins on {win} ({how}"
+                     f"{', robbing a kong' if r.robbed else ''}): {r.fan_total} points")
+        lines.append(f"fans     {fans}")
+    elif r.penalized is not None:
+        lines.append(f"result   seat {r.penalized} penalized for a false win")
+    else:
+        lines.append("result   draw (wall exhausted)")
+    if r is not None:
+        lines.append("payments " + "  ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.payments)))
+        lines.append("")
+        lines.append("final hands")
+        for s in range(4):
+            melds = " ".join("[" + " ".join(tile_code(t) for t in m.tiles) + "]"
+                             + ("c" if m.kind == "concealed_kong" else "")
+                             for m in game.melds[s])
+            flowers = " ".join(tile_code(t) for t in game.flowers[s])
+            text = " ".join(tile_code(t) for t in game.hand_tiles(s))
+            lines.append(f"  seat {s}  {text}" + (f"  melds {melds}" if melds else "")
+                         + (f"  flowers {flowers}" if flowers else ""))
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------- table
 
 
@@ -441,6 +574,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     _add_fan(subparsers)
     _add_hand(subparsers)
+    _add_replay(subparsers)
     return parser
 
 

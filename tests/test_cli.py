@@ -391,3 +391,87 @@ def test_hand_in_a_process() -> None:
     assert "thirteen orphans                     0  1m:3" in done.stdout
     bad = run("mjenv", "hand", "19m19s19p1234567z", "--seat-wind", "X")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+# ------------------------------------------------------------------ mjenv replay
+
+
+@pytest.fixture
+def kong_record(tmp_path: Path) -> Path:
+    """Seat 0 declares a concealed kong of W1 and wins on the tail replacement (杠上开花)."""
+    from mjenv.engine import actions as A
+    from mjenv.engine.record import save
+    from tests.engine.helpers import game, t
+
+    g = game({0: "111m 123s 456s 789s 5p"}, draws="1m", tail="5p")
+    g.step(0, A.concealed_kong(t("1m")))
+    g.step(0, A.WIN)
+    path = tmp_path / "hand.json"
+    save(g, path)
+    return path
+
+
+def test_replay_everything(kong_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(kong_record)]) == 0
+    out = capsys.readouterr().out
+    assert "??" not in out
+    assert "view     everything" in out
+    assert "seat 0 (E)  is dealt W1 W1 W1 T1 T2 T3 T4 T5 T6 T7 T8 T9 B5" in out
+    assert "seat 0 (E)  declares a concealed kong of W1" in out
+    assert "seat 0 (E)  draws B5 from the tail" in out
+    assert "wins on B5, self-drawn" in out and "concealed kongs revealed: seat 0 W1" in out
+    assert "result   seat 0 wins on B5 (self-drawn)" in out and "杠上开花" in out
+    assert "  seat 0  T1 T2 T3 T4 T5 T6 T7 T8 T9 B5 B5  melds [W1 W1 W1 W1]c" in out
+
+
+def test_replay_as_one_seat(kong_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(kong_record), "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "view     seat 1 (others' drawn tiles" in out
+    assert "seat 0 (E)  is dealt 13 tiles" in lines[4]
+    assert "seat 0 (E)  declares a concealed kong of ??" in out
+    assert "seat 0 (E)  draws ?? from the tail" in out
+    assert "seat 1 (S)  is dealt 13 tiles" not in out  # its own deal is shown in full
+    # the end reveals everything: the win, the concealed kong, the hands
+    assert "concealed kongs revealed: seat 0 W1" in out
+    assert "melds [W1 W1 W1 W1]c" in out
+    own = main(["replay", str(kong_record)])
+    assert own == 0
+    everything = capsys.readouterr().out
+    assert len(everything.splitlines()) == len(lines)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read"),
+    ("{", "not JSON"),
+    ('{"format": "mjenv-hand", "version": 2}', "version: this reader knows version 1"),
+])
+def test_replay_errors_are_one_line_with_status_2(
+    tmp_path: Path, content: str | None, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("mjenv replay: error: ")
+    assert captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+def test_replay_a_tampered_record_in_a_process(kong_record: Path) -> None:
+    rec = json.loads(kong_record.read_text(encoding="utf-8"))
+    rec["actions"][0][1] = 0  # Pass is not legal for the seat to discard
+    kong_record.write_text(json.dumps(rec), encoding="utf-8")
+    done = run("mjenv", "replay", str(kong_record))
+    assert done.returncode == 2
+    assert done.stderr.startswith("mjenv replay: error: action 0 (seat 0: 0 Pass): illegal")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_replay_bad_seat_is_a_usage_error(kong_record: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(kong_record), "--seat", "4"])
+    assert exit_info.value.code == 2

@@ -53,6 +53,8 @@ from mjenv.tiles import EAST, FLOWER_BASE, NUM_KINDS
 PLAY, CLAIM, ROB, OVER = range(4)
 PHASE_NAMES = ("play", "claim", "rob", "over")
 TURN_DRAW, TURN_CLAIM = 0, 1  # how the seat to discard got its tile
+PENALIZE = -1
+"""The entry :meth:`Game.penalize` leaves in :attr:`Game.actions` (not an action id)."""
 
 CLAIM_PRIORITY: dict[int, int] = {
     A.K_WIN: 3, A.K_KONG: 2, A.K_PUNG: 2, A.K_CHOW: 1, A.K_PASS: 0,
@@ -85,6 +87,9 @@ class Game:
         self.visible: list[int] = [0] * NUM_KINDS
         self.scores: list[int] = [0, 0, 0, 0]
         self.events: list[Event] = []
+        self.actions: list[tuple[int, int]] = []
+        """Every applied ``(seat, action id)`` in order, ``(seat, PENALIZE)`` for a penalty:
+        with the wall, dealer and wind this is the whole hand (see mjenv.engine.record)."""
         self.result: HandResult | None = None
         self.phase = PLAY
         self.current = dealer
@@ -159,6 +164,7 @@ class Game:
             self._answers[seat] = a
             if len(self._answers) == len(self._options):
                 self._resolve()
+        self.actions.append((seat, a))
         self.events.extend(self._out)
         return self._out
 
@@ -170,6 +176,7 @@ class Game:
             raise ValueError(f"seat must be 0..3, got {seat!r}")
         self._out = []
         self._penalty(seat)
+        self.actions.append((seat, PENALIZE))
         self.events.extend(self._out)
         return self._out
 
@@ -185,6 +192,7 @@ class Game:
         g.visible = self.visible[:]
         g.scores = self.scores[:]
         g.events = self.events[:]
+        g.actions = self.actions[:]
         g._waits = self._waits[:]
         g._options = dict(self._options)
         g._answers = dict(self._answers)

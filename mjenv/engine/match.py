@@ -33,6 +33,8 @@ class Match:
         self.hand_seeds: tuple[int, ...] = tuple(int(x) for x in state)
         self.scores: list[int] = [0, 0, 0, 0]
         self.results: list[HandResult] = []
+        self.games: list[Game] = []
+        """The finished hands, in order (for records: mjenv.engine.record.match_record)."""
         self.hand_index = 0
         self.game = self._new_game()
 
@@ -60,6 +62,7 @@ class Match:
         if result is None:
             raise ValueError("the current hand is not over")
         self.results.append(result)
+        self.games.append(self.game)
         for s in range(4):
             self.scores[s] += result.payments[s]
         self.hand_index += 1
