@@ -258,7 +258,11 @@ def is_honors_and_knitted(counts: Sequence[int]) -> bool:
 
 def knitted_straight_rests(counts: Sequence[int]) -> list[tuple[tuple[int, ...], list[int]]]:
     """For each knitted straight fully held, the (pattern, counts without it) pairs."""
-    out = []
+    out: list[tuple[tuple[int, ...], list[int]]] = []
+    # every pattern holds one rank-1, one rank-2 and one rank-3 tile: a cheap first test
+    for rank in (0, 1, 2):
+        if not (counts[rank] or counts[9 + rank] or counts[18 + rank]):
+            return out
     for pattern in KNITTED_PATTERNS:
         if all(counts[t] for t in pattern):
             rest = list(counts)

@@ -26,7 +26,7 @@ def _fast_tiles(values: str | Iterable[object]) -> list[int]:
             pass  # a flower, a glyph, a bad tile: the careful path says which
         else:
             # True and False hash like ids 1 and 0: only then look for booleans
-            if not (0 in ids or 1 in ids) or not any(type(v) is bool for v in values):
+            if not (0 in ids or 1 in ids) or bool not in map(type, values):
                 return ids
     return tile_kinds(values, "hand", InvalidHandError)
 
