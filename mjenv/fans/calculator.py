@@ -415,7 +415,7 @@ def _all_readings(h: PreparedHand) -> list[Reading]:
     elif h.n_exposed == 4 and not h.self_drawn:
         base[T.MELDED_HAND] = 1
     kong_fans(h.melded_kongs, h.concealed_kongs, base)
-    h.regular_base = base
+    h.set_scoring_base(base)
     readings = _regular_readings(h, splits)
     for shape in specials:
         readings.append(_special_reading(h, shape))

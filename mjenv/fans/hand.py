@@ -8,7 +8,7 @@ rules §3.1 says (和绝张 cleared when the winner holds a copy, forced by the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from mjenv.decompose import honor_group_info, suit_group_info
 from mjenv.fans.result import InvalidHandError
@@ -16,19 +16,33 @@ from mjenv.inputs import KIND_OF, flag, meld_of, small_int, tile_kind, tile_kind
 from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
 from mjenv.tiles import CODES, EAST, NUM_KINDS, tile_code
 
+_NO_FANS: dict[int, int] = {}
 
-def _fast_tiles(values: str | Iterable[object]) -> list[int]:
-    """Ids of the tiles: a dictionary lookup each in the common case, full checks otherwise."""
-    if not isinstance(values, str):
-        try:
-            ids = [KIND_OF[v] for v in values]
-        except (KeyError, TypeError):
-            pass  # a flower, a glyph, a bad tile: the careful path says which
-        else:
-            # True and False hash like ids 1 and 0: only then look for booleans
-            if not (0 in ids or 1 in ids) or bool not in map(type, values):
-                return ids
-    return tile_kinds(values, "hand", InvalidHandError)
+
+def _standing_counts(values: str | Iterable[object]) -> tuple[list[int], list[int]]:
+    """(tile ids, 34 counts) of the standing tiles. Fast paths for a list or tuple of ids
+    (builtins scan it: types, then range) and of codes (one lookup per tile); the careful path
+    (which says what is wrong) otherwise."""
+    counts = [0] * NUM_KINDS
+    ids: list[int] | None = None
+    if isinstance(values, (list, tuple)) and values:
+        if set(map(type, values)) == _JUST_INT:
+            numbers = cast("list[int]", list(values))
+            if min(numbers) >= 0 and max(numbers) < NUM_KINDS:
+                ids = numbers
+        elif set(map(type, values)) == _JUST_STR:
+            found = [KIND_OF.get(v, -1) for v in values]
+            if min(found) >= 0:
+                ids = found
+    if ids is None:
+        ids = tile_kinds(values, "hand", InvalidHandError)
+    for t in ids:
+        counts[t] += 1
+    return ids, counts
+
+
+_JUST_INT: set[type] = {int}
+_JUST_STR: set[type] = {str}
 
 
 class PreparedHand:
@@ -62,7 +76,7 @@ class PreparedHand:
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
                  self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
                  seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
-        standing = _fast_tiles(hand)
+        standing, counts = _standing_counts(hand)
         meld_list = [m if type(m) is Meld else meld_of(m, InvalidHandError) for m in melds]
         win = KIND_OF.get(win_tile, -1) if type(win_tile) is int or type(win_tile) is str else -1
         if win < 0:
@@ -90,9 +104,6 @@ class PreparedHand:
             raise InvalidHandError(
                 f"wrong tile count: with {len(meld_list)} meld(s) the hand holds {expected} "
                 f"tiles besides the winning tile, got {len(standing)}")
-        counts = [0] * NUM_KINDS
-        for t in standing:
-            counts[t] += 1
         held_win = counts[win] > 0
         counts[win] += 1
         meld_copies_of_win = 0
@@ -149,13 +160,20 @@ class PreparedHand:
         self.concealed_kongs = concealed_kongs
         self.melded_kongs = melded_kongs
         self.n_exposed = len(meld_list) - concealed_kongs
-        self.nine_gates = bool(not meld_list and win < EAST and counts[win - win % 9] >= 3
-                               and _is_nine_gates(counts, win))
-        self.regular_base: dict[int, int] = {}
+        self.nine_gates = False  # set with regular_base, once the hand is known complete
+        self.regular_base = _NO_FANS
         self._unique_wait: bool | None = None
 
     def __str__(self) -> str:
         return describe_hand(self)
+
+    def set_scoring_base(self, base: dict[int, int]) -> None:
+        """Record the fans every reading shares; also the one fact only a complete hand
+        needs, 九莲宝灯's 1112345678999 before the win."""
+        self.regular_base = base
+        win, counts = self.win, self.counts
+        self.nine_gates = bool(not self.melds and win < EAST and counts[win - win % 9] >= 3
+                               and _is_nine_gates(counts, win))
 
     def unique_wait(self) -> bool:
         """Whether the hand before the win had exactly one winning kind (独听), counting
