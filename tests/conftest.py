@@ -7,7 +7,11 @@ run stops with the command that rebuilds it.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,3 +27,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
                 "(or `pip install --no-build-isolation -e .`), or delete the .so files",
                 returncode=3,
             )
+
+
+@pytest.fixture(scope="session")
+def load_script() -> Callable[[str], ModuleType]:
+    """Import a file of scripts/ as a module, as running it would (scripts/ on sys.path)."""
+    scripts = PACKAGE.parent / "scripts"
+
+    def load(name: str) -> ModuleType:
+        spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        if str(scripts) not in sys.path:  # finds scripts/benchkit.py, as a script run would
+            sys.path.insert(0, str(scripts))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up there
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_fans", ROOT / "scripts/bench_fans.py")
-    assert spec is not None and spec.loader is not None
-    if str(ROOT / "scripts") not in sys.path:  # as when run as a script: finds scripts/benchkit.py
-        sys.path.insert(0, str(ROOT / "scripts"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def bench(load_script: Callable[[str], ModuleType]) -> ModuleType:
+    return load_script("bench_fans")
 
 
 def test_bench_fans_small_run(bench: ModuleType, tmp_path: Path,

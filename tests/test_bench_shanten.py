@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -11,20 +10,11 @@ import pytest
 
 pytest.importorskip("MahjongGB")
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_shanten",
-                                                  ROOT / "scripts/bench_shanten.py")
-    assert spec is not None and spec.loader is not None
-    if str(ROOT / "scripts") not in sys.path:  # as when run as a script: finds scripts/benchkit.py
-        sys.path.insert(0, str(ROOT / "scripts"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def bench(load_script: Callable[[str], ModuleType]) -> ModuleType:
+    return load_script("bench_shanten")
 
 
 def test_bench_shanten_small_run(bench: ModuleType, tmp_path: Path,
