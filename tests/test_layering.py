@@ -38,6 +38,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.shanten": _DECOMPOSE,
     "mjenv.analysis": _DECOMPOSE | {"mjenv.shanten", "mjenv.fans"},
     "mjenv.engine": _DECOMPOSE | {"mjenv.fans", "mjenv.engine"},
+    # Botzone's protocol over the engine's botzone profile
+    "mjenv.botzone": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.botzone"},
     # the top: the package facade (lazy re-exports) and the command line
     "mjenv.__init__": ANY_MJENV,
     "mjenv.__main__": {"mjenv.cli"},

@@ -45,7 +45,7 @@ from mjenv.engine.events import (
 )
 from mjenv.engine.result import HandResult
 from mjenv.engine.rules import MCR, RuleConfig
-from mjenv.engine.wall import Wall
+from mjenv.engine.wall import make_wall
 from mjenv.fans import FanResult, NotWinError, calculate
 from mjenv.melds import CONCEALED_KONG, PUNG, Meld
 from mjenv.tiles import EAST, FLOWER_BASE, NUM_KINDS
@@ -72,12 +72,11 @@ class Game:
         for name, value in (("dealer", dealer), ("prevalent_wind", prevalent_wind)):
             if not isinstance(value, int) or not 0 <= value <= 3:
                 raise ValueError(f"{name} must be 0..3, got {value!r}")
+        if rules.fixed_dealer is not None and dealer != rules.fixed_dealer:
+            raise ValueError(f"the {rules.profile} profile fixes the dealer at seat "
+                             f"{rules.fixed_dealer}, got dealer={dealer}")
         self.rules = rules
-        if wall is not None:
-            self.wall = Wall.from_tiles(rules, wall)
-            self.wall.seed = seed
-        else:
-            self.wall = Wall.shuffled(rules, seed)
+        self.wall = make_wall(rules, wall, seed)
         self.dealer = dealer
         self.prevalent_wind = prevalent_wind
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
@@ -212,12 +211,7 @@ class Game:
     def _deal(self) -> None:
         wall = self.wall
         order = [(self.dealer + i) % 4 for i in range(4)]
-        dealt: list[list[int]] = [[], [], [], []]
-        for _ in range(3):
-            for s in order:
-                dealt[s].extend(wall.draw() for _ in range(4))
-        for s in order:
-            dealt[s].append(wall.draw())
+        dealt = wall.deal(self.dealer)
         pending: list[list[int]] = [[], [], [], []]
         for s in order:
             self._out.append(Deal(s, tuple(dealt[s])))
@@ -233,7 +227,7 @@ class Game:
                     self.flowers[s].append(f)
                     self._out.append(Flower(s, f, initial=True))
                 for _ in pending[s]:
-                    t = wall.draw_replacement()
+                    t = wall.draw_replacement(s)
                     self._out.append(Draw(s, t, replacement=True))
                     if t >= FLOWER_BASE:
                         nxt[s].append(t)
@@ -251,11 +245,11 @@ class Game:
         """Draw for ``seat`` (head, or tail for a replacement), replacing flowers."""
         wall = self.wall
         while True:
-            t = wall.draw_replacement() if replacement else wall.draw()
+            t = wall.draw_replacement(seat) if replacement else wall.draw(seat)
             if t >= FLOWER_BASE:
                 self.flowers[seat].append(t)
                 self._out.append(Flower(seat, t))
-                if wall.remaining == 0:  # §1.5 step 6: nothing to replace it with
+                if not wall.can_draw(seat):  # §1.5 step 6: nothing to replace it with
                     self.holder = None
                     self._end_draw(seat)
                     return
@@ -282,7 +276,7 @@ class Game:
         try:
             return self._score(seat, t, self_drawn=True,
                                last_copy=self.visible[t] >= 3 and h[t] == 0,
-                               last_tile=self.wall.remaining == 0, kong_win=self.kong_draw)
+                               last_tile=self.wall.is_last(seat), kong_win=self.kong_draw)
         finally:
             h[t] += 1
 
@@ -307,7 +301,7 @@ class Game:
                 self.rules.false_win == "penalize" or self._self_drawn_win() is not None):
             legal.append(A.WIN)
         legal.extend(A.DISCARD_BASE + t for t in range(NUM_KINDS) if h[t])
-        if self.turn_kind == TURN_DRAW and self.wall.remaining > 0:
+        if self.turn_kind == TURN_DRAW and self.wall.can_kong(seat):
             legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS) if h[t] == 4)
             legal.extend(sorted(A.ADDED_KONG_BASE + m.first for m in self.melds[seat]
                                 if m.kind == PUNG and h[m.first]))
@@ -352,7 +346,8 @@ class Game:
         self._options = {}
         self._answers = {}
         self._wins = {}
-        last = self.wall.remaining == 0
+        wall = self.wall
+        last = wall.is_last(d)
         penalize = self.rules.false_win == "penalize"
         for i in (1, 2, 3):
             s = (d + i) % 4
@@ -375,7 +370,7 @@ class Game:
                             acts.append(A.chow(middle, t))
                 if h[t] >= 2:
                     acts.append(A.PUNG_BASE + t)
-                if h[t] == 3:
+                if h[t] == 3 and wall.can_kong(s):
                     acts.append(A.KONG_BASE + t)
             if penalize and acts and A.WIN not in acts:
                 acts.append(A.WIN)  # a seat asked anyway may also declare (and be penalized)
@@ -468,10 +463,11 @@ class Game:
 
     def _no_claim(self) -> None:
         d = self.current
-        if self.wall.remaining == 0:
-            self._end_draw(d)
+        nxt = (d + 1) % 4
+        if self.wall.can_draw(nxt):
+            self._draw(nxt, replacement=False, after_kong=False)
         else:
-            self._draw((d + 1) % 4, replacement=False, after_kong=False)
+            self._end_draw(d)
 
     def _complete_added_kong(self) -> None:
         k, t = self.current, self.claim_tile

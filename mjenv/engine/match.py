@@ -1,5 +1,6 @@
-"""A match: ``hands_per_match`` hands (16 for MCR). In hand ``h`` the dealer is ``h % 4`` and the
-prevalent wind ``h // 4`` (rules §1.2); seat winds follow as ``(p - dealer) % 4``.
+"""A match: ``hands_per_match`` hands (16 for MCR, 1 for botzone). In hand ``h`` the dealer is
+``h % 4`` (or the profile's ``fixed_dealer``) and the prevalent wind ``h // 4`` (rules §1.2);
+seat winds follow as ``(p - dealer) % 4``.
 
 >>> m = Match(seed=7)
 >>> while not m.is_over:
@@ -40,7 +41,8 @@ class Match:
 
     def _new_game(self) -> Game:
         h = self.hand_index
-        return Game(self.rules, seed=self.hand_seeds[h], dealer=h % 4, prevalent_wind=(h // 4) % 4)
+        return Game(self.rules, seed=self.hand_seeds[h], dealer=self.dealer,
+                    prevalent_wind=(h // 4) % 4)
 
     @property
     def is_over(self) -> bool:
@@ -48,7 +50,8 @@ class Match:
 
     @property
     def dealer(self) -> int:
-        return self.hand_index % 4
+        fixed = self.rules.fixed_dealer
+        return self.hand_index % 4 if fixed is None else fixed
 
     @property
     def prevalent_wind(self) -> int:

@@ -43,7 +43,8 @@ events are stored too, though they follow from the actions: they make a record r
 own and let a replay prove that the engine still plays the hand the same way.
 
 A match record (``"format": "mjenv-match"``) holds ``rules``, the match ``seed``, ``hands`` (one
-hand record per finished hand, in order; hand ``h`` has dealer ``h % 4`` and prevalent wind
+hand record per finished hand, in order; hand ``h`` has dealer ``h % 4`` (or the profile's
+``fixed_dealer``) and prevalent wind
 ``(h // 4) % 4``) and the cumulative ``scores``; :func:`replay_match` checks all of it.
 """
 
@@ -319,6 +320,9 @@ def replay(record: Record) -> Game:
         v = rec[name]
         if not _is_int(v) or not 0 <= v <= 3:
             raise ValueError(f"{name}: expected 0..3, got {v!r}")
+    if rules.fixed_dealer is not None and rec["dealer"] != rules.fixed_dealer:
+        raise ValueError(f"dealer: the {rules.profile} profile fixes the dealer at seat "
+                         f"{rules.fixed_dealer}, got {rec['dealer']!r}")
     actions = _actions(rec["actions"])
     try:
         game = Game(rules, seed=seed, wall=wall, dealer=rec["dealer"],
@@ -365,9 +369,10 @@ def replay_match(record: Record) -> list[Game]:
             if game.rules != rules:
                 raise ValueError(f"rules: {rules_json(game.rules)} differ from the match's "
                                  f"{rules_json(rules)}")
-            if (game.dealer, game.prevalent_wind) != (h % 4, (h // 4) % 4):
+            dealer = h % 4 if rules.fixed_dealer is None else rules.fixed_dealer
+            if (game.dealer, game.prevalent_wind) != (dealer, (h // 4) % 4):
                 raise ValueError(f"dealer {game.dealer}, prevalent wind {game.prevalent_wind}: "
-                                 f"hand {h} has dealer {h % 4}, prevalent wind {(h // 4) % 4}")
+                                 f"hand {h} has dealer {dealer}, prevalent wind {(h // 4) % 4}")
             if game.result is None:
                 raise ValueError("the hand is not over")
         except ValueError as exc:

@@ -4,9 +4,13 @@ The ``mcr`` profile (the default) is the official game of ``shared/rules/mcr-rul
 tiles with flowers, one shared wall drawn from the head, every replacement (flower, kong) from
 the tail, 16-hand matches, the 8-point minimum, and the −30 / +10 false-win penalty.
 
-A later profile (e.g. ``botzone``) is meant to differ in data and in a few named branches of
-the engine, which read the fields below (``wall_layout``, ``flowers``, ...); nothing else is
-switched on the profile name.
+The ``botzone`` profile is the variant of Botzone's "Chinese-Standard-Mahjong" judge (the IJCAI
+competitions, rules §1.8): one hand, seat 0 the dealer, per-seat walls cut from the judge's
+``walltiles`` (136 tiles by default; ``dataclasses.replace(BOTZONE, flowers=True)`` for a
+144-tile wall), and the last-tile, kong and draw conditions that follow from those walls.
+
+The profiles differ only in the data below; the engine reads the fields (the wall layout
+answers the layout-dependent questions, see mjenv.engine.wall) and never the profile name.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 from mjenv.tiles import FLOWER_BASE, NUM_KINDS
 
 FALSE_WIN_MODES = ("mask", "penalize")
-WALL_LAYOUTS = ("shared",)  # "per_seat" arrives with the botzone profile
+WALL_LAYOUTS = ("shared", "per_seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +31,8 @@ class RuleConfig:
     flowers: bool = True
     """144 tiles with the 8 flowers (True), or 136 without."""
     wall_layout: str = "shared"
-    """``"shared"``: one wall, draws from the head, replacements from the tail."""
+    """``"shared"``: one wall, draws from the head, replacements from the tail. ``"per_seat"``:
+    four parts, each seat taking everything from the end of its own part (§1.8)."""
     false_win: str = "mask"
     """``"mask"``: Win is legal only when it is a win. ``"penalize"``: Win may always be declared
     in a draw turn or a claim window; a false one ends the hand with the penalty."""
@@ -38,6 +43,9 @@ class RuleConfig:
     penalty_offender: int = -30
     penalty_others: int = 10
     hands_per_match: int = 16
+    fixed_dealer: int | None = None
+    """The dealer's seat when the profile fixes it (botzone: seat 0 is East and deals); None:
+    the caller chooses (a match rotates it)."""
 
     def __post_init__(self) -> None:
         if self.false_win not in FALSE_WIN_MODES:
@@ -48,6 +56,8 @@ class RuleConfig:
         if self.penalty_offender + 3 * self.penalty_others != 0:
             raise ValueError("the false-win penalty must be zero-sum "
                              "(penalty_offender + 3 * penalty_others == 0)")
+        if self.fixed_dealer is not None and self.fixed_dealer not in range(4):
+            raise ValueError(f"fixed_dealer must be None or 0..3, got {self.fixed_dealer!r}")
         if self.hands_per_match < 1:
             raise ValueError("hands_per_match must be at least 1")
 
@@ -65,7 +75,10 @@ class RuleConfig:
 
 MCR = RuleConfig()
 
-PROFILES: dict[str, RuleConfig] = {"mcr": MCR}
+BOTZONE = RuleConfig(profile="botzone", flowers=False, wall_layout="per_seat",
+                     hands_per_match=1, fixed_dealer=0)
+
+PROFILES: dict[str, RuleConfig] = {"mcr": MCR, "botzone": BOTZONE}
 
 
 def profile(name: str) -> RuleConfig:

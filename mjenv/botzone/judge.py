@@ -1,0 +1,388 @@
+"""The judge side of Botzone's Mahjong game, on the engine's ``botzone`` profile.
+
+>>> from mjenv.botzone import Judge
+>>> judge = Judge(WALLTILES, quan=0)      # doctest: +SKIP
+>>> while not judge.is_over:              # doctest: +SKIP
+...     requests = judge.requests()       # the line each seat is sent this turn
+...     judge.respond([bot(r) for r in requests])
+>>> judge.finish                          # doctest: +SKIP
+Finish(action='HU', player=3, scores=(-8, -17, -8, 33), ...)
+
+The game is played by :class:`mjenv.engine.Game`; this module only translates. Each *turn* of
+the judge sends one request to every seat and reads one response from every seat, in this order
+(rules §1.8, checked against the transcripts in shared/botzone/judge-logs/):
+
+``INIT`` (``0 seat quan``), ``DEAL`` (``1 …``), then per event of the hand ``DRAW`` (``2 T`` to
+the drawer, ``3 p DRAW`` to the others), ``BUHUA`` (a flower drawn), ``PLAY`` / ``PENG`` /
+``CHI`` (a discard, after a claim or not), ``GANG`` (an exposed or a concealed kong) and
+``BUGANG`` (an added kong, which may be robbed).
+
+Responses are read the way the judge reads them; any bad one ends the game with the penalty
+(offender −30, the others +10) under the judge's name for it: the bot's own verdict (``TLE``,
+``RE``, …) when it did not answer properly, ``WH`` for a false win, ``WA`` for anything else
+(a malformed line, an illegal move, a non-``PASS`` where only ``PASS`` is allowed). After a
+discard the judge looks at wins first (counter-clockwise from the discarder; the first ``HU``
+decides), then at ``PENG`` / ``GANG`` and then ``CHI`` in seat order, and stops at the first
+claim it accepts: a later seat's malformed answer is then never read (the real judge does the
+same; see probes/ in the transcripts).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from mjenv.botzone import protocol as P
+from mjenv.engine import actions as A
+from mjenv.engine.events import (
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Deal,
+    Discard,
+    Draw,
+    Flower,
+    Kong,
+    Pung,
+)
+from mjenv.engine.game import Game
+from mjenv.engine.rules import BOTZONE, RuleConfig
+from mjenv.fans.table import FAN_BY_ZH
+from mjenv.tiles import CODES, FLOWER_BASE, NUM_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One bot's answer to a request: its response line and the platform's verdict on the run
+    (``"OK"``, or ``"TLE"``, ``"RE"``, ``"MLE"``, … when the program misbehaved)."""
+
+    response: str
+    verdict: str = "OK"
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """How the game ended, as the judge's final output says it."""
+
+    action: str
+    """``"HU"``, ``"HUANG"`` (exhaustive draw), or the penalty's name (``"WA"``, ``"WH"``, a
+    verdict such as ``"TLE"``)."""
+    player: int | None
+    """The winner, or the penalized seat; None for a draw."""
+    scores: tuple[int, int, int, int]
+    fans: tuple[tuple[str, int, int], ...] = ()
+    """The winner's fans as ``(name, count, points each)``, flowers (花牌) included, with the
+    judge's names (protocol.JUDGE_FAN_NAMES)."""
+    fan_count: int | None = None
+    """The winner's fan total (flowers included)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One judge turn: what happened (``kind``, ``actor``, ``tile``) and the four requests."""
+
+    kind: str
+    actor: int
+    tile: int
+    requests: tuple[str, str, str, str]
+
+
+def _same_to_all(actor: int, words: str) -> tuple[str, str, str, str]:
+    line = P.action_request(actor, words)
+    return (line, line, line, line)
+
+
+class _Penalty(Exception):
+    """Raised inside a turn to end the game with the penalty of ``seat`` named ``code``."""
+
+    def __init__(self, seat: int, code: str) -> None:
+        super().__init__(f"seat {seat}: {code}")
+        self.seat = seat
+        self.code = code
+
+
+class Judge:
+    """Botzone's judge over one hand of the botzone profile. See the module docstring.
+
+    ``walltiles``: the judge's wall (``initdata.walltiles``: codes separated by single spaces,
+    or a list of codes), 136 tiles or 144 with flowers; ``quan``: the prevalent wind 0..3.
+    ``rules`` defaults to the botzone profile, with flowers when the wall has 144 tiles.
+    """
+
+    def __init__(self, walltiles: str | Sequence[str], quan: int,
+                 rules: RuleConfig | None = None) -> None:
+        codes = walltiles.split(" ") if isinstance(walltiles, str) else list(walltiles)
+        tiles: list[int] = []
+        for i, code in enumerate(codes):
+            t = P.tile_of(code) if isinstance(code, str) else None
+            if t is None:
+                raise ValueError(f"walltiles[{i}]: not a Botzone tile code: {code!r}")
+            tiles.append(t)
+        if isinstance(quan, bool) or not isinstance(quan, int) or not 0 <= quan <= 3:
+            raise ValueError(f"quan must be 0..3, got {quan!r}")
+        if rules is None:
+            rules = BOTZONE if len(tiles) != 144 else replace(BOTZONE, flowers=True)
+        self.quan = quan
+        self.game = Game(rules, wall=tiles, dealer=0, prevalent_wind=quan)
+        self.finish: Finish | None = None
+        self.turns: list[Turn] = []
+        """Every turn sent so far (the current one last)."""
+        self._queue: deque[Turn] = deque()
+        self._seen = 0
+        self._claim: tuple[str, int, int] | None = None  # ("PENG"|"CHI", seat, chow middle)
+        self._before_draw: Game | None = None  # see _step
+        self._queue.append(Turn("INIT", -1, -1, tuple(  # type: ignore[arg-type]
+            P.init_request(s, quan) for s in range(4))))
+        self._queue.append(self._deal_turn())
+        self._collect()
+        self.turns.append(self._queue[0])
+
+    # ================================================================ public surface
+    @property
+    def is_over(self) -> bool:
+        return self.finish is not None
+
+    def requests(self) -> tuple[str, str, str, str]:
+        """The request line each seat is sent this turn (seat order)."""
+        if self.finish is not None:
+            raise ValueError("the game is over")
+        return self._queue[0].requests
+
+    def respond(self, replies: Sequence[Reply | str]) -> Finish | None:
+        """Read the four seats' replies to this turn (a plain string is an ``"OK"`` reply) and
+        play them; returns the finish once the game is over."""
+        if self.finish is not None:
+            raise ValueError("the game is over")
+        if len(replies) != 4:
+            raise ValueError(f"expected 4 replies (one per seat), got {len(replies)}")
+        answers = [r if isinstance(r, Reply) else Reply(r) for r in replies]
+        for a in answers:
+            if not isinstance(a.response, str) or not isinstance(a.verdict, str):
+                raise ValueError(f"a reply is a response string and a verdict string: {a!r}")
+        turn = self._queue.popleft()
+        live = not self._queue and not self.game.is_over
+        try:
+            for s in range(4):
+                if answers[s].verdict != "OK":
+                    raise _Penalty(s, answers[s].verdict)
+            self._play_turn(turn, [a.response for a in answers], live)
+        except _Penalty as p:
+            self._penalize(p.seat, p.code)
+            return self.finish
+        self._collect()
+        if self._queue:
+            self.turns.append(self._queue[0])
+        else:
+            self._finish_from_result()
+        return self.finish
+
+    # ================================================================ reading one turn
+    def _play_turn(self, turn: Turn, said: list[str], live: bool) -> None:
+        kind = turn.kind
+        if kind == "DRAW" and live:
+            self._drawer_turn(turn.actor, said)
+        elif kind == "PLAY":
+            self._discard_turn(turn.actor, turn.tile, said, live)
+        elif kind == "BUGANG":
+            self._rob_turn(turn.actor, said, live)
+        else:  # INIT, DEAL, BUHUA, GANG: only PASS (robbing a GANG is WA, not WH)
+            for s in range(4):
+                if said[s] != "PASS":
+                    raise _Penalty(s, "WA")
+
+    def _drawer_turn(self, p: int, said: list[str]) -> None:
+        """The drawer may HU, PLAY, GANG (concealed) or BUGANG; the others PASS."""
+        chosen = -1
+        for s in range(4):
+            if s != p:
+                if said[s] != "PASS":
+                    raise _Penalty(s, "WA")
+                continue
+            words = P.tokens(said[s])
+            legal = self.game.legal_actions(p)
+            if words == ["HU"]:
+                if A.WIN not in legal:
+                    raise _Penalty(p, "WH")
+                self._step(p, A.WIN)  # the judge stops reading here
+                return
+            make = {"PLAY": A.discard, "GANG": A.concealed_kong, "BUGANG": A.added_kong}
+            if len(words) != 2 or words[0] not in make:
+                raise _Penalty(p, "WA")
+            chosen = self._tile_action(p, make[words[0]], words[1], legal)
+        self._step(p, chosen)
+
+    def _discard_turn(self, d: int, t: int, said: list[str], live: bool) -> None:
+        """After a discard (or the discard that follows a claim)."""
+        game = self.game
+        legal = {s: game.legal_actions(s) for s in range(4)} if live else {}
+        for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4, d):  # 1: wins, and the discarder
+            if s == d:
+                if said[s] != "PASS":
+                    raise _Penalty(s, "WA")
+            elif said[s] == "HU":
+                if A.WIN not in legal.get(s, ()):
+                    raise _Penalty(s, "WH")
+                self._claim_window(s, A.WIN)
+                return
+        for s in range(4):  # 2: PENG / GANG, in seat order
+            if s == d:
+                continue
+            words = P.tokens(said[s])
+            if len(words) == 1:
+                if words[0] == "PASS":
+                    continue
+                if words[0] != "GANG" or A.kong(t) not in legal.get(s, ()):
+                    raise _Penalty(s, "WA")
+                self._claim_window(s, A.kong(t))
+                return
+            if len(words) == 2:
+                if words[0] != "PENG" or A.pung(t) not in legal.get(s, ()):
+                    raise _Penalty(s, "WA")
+                self._claim_window(s, A.pung(t))
+                self._discard_after_claim(s, words[1])
+                return
+            if len(words) != 3:
+                raise _Penalty(s, "WA")
+        for s in range(4):  # 3: CHI, only by the discarder's next seat
+            words = P.tokens(said[s])
+            if s == d or len(words) != 3:
+                continue
+            middle = P.tile_of(words[1])
+            if words[0] != "CHI" or s != (d + 1) % 4 or middle is None or middle >= NUM_KINDS:
+                raise _Penalty(s, "WA")
+            try:
+                action = A.chow(middle, t)
+            except ValueError:
+                raise _Penalty(s, "WA") from None
+            if action not in legal.get(s, ()):
+                raise _Penalty(s, "WA")
+            self._claim_window(s, action)
+            self._discard_after_claim(s, words[2])
+            return
+        if live:
+            self._claim_window(-1, A.PASS)
+
+    def _rob_turn(self, k: int, said: list[str], live: bool) -> None:
+        """After an added kong: the others may rob it (HU) or PASS; the declarer PASSes."""
+        legal = {s: self.game.legal_actions(s) for s in range(4)} if live else {}
+        for s in ((k + 1) % 4, (k + 2) % 4, (k + 3) % 4, k):
+            if said[s] == "PASS":
+                continue
+            if said[s] != "HU" or s == k:
+                raise _Penalty(s, "WA")
+            if A.WIN not in legal.get(s, ()):
+                raise _Penalty(s, "WH")
+            self._claim_window(s, A.WIN)
+            return
+        if live:
+            self._claim_window(-1, A.PASS)
+
+    def _claim_window(self, seat: int, action: int) -> None:
+        """Answer the engine's open window: ``seat`` plays ``action``, every other asked seat
+        passes (the judge has already decided who takes the tile)."""
+        for s in self.game.to_act():
+            self._step(s, action if s == seat else A.PASS)
+
+    def _discard_after_claim(self, s: int, code: str) -> None:
+        action = self._tile_action(s, A.discard, code, self.game.legal_actions(s))
+        self._step(s, action)
+
+    def _step(self, seat: int, action: int) -> None:
+        """Step the engine. A step that ends the hand in an exhaustive draw is taken on a copy
+        kept beside the state before it: the judge still reads the replies to the turns that
+        step produced (the final discard, a kong's flower) and a bad one is penalized there,
+        so the penalty is applied to the state before the step."""
+        before = self.game.clone()
+        self.game.step(seat, action)
+        result = self.game.result
+        if result is not None and result.winner is None and result.penalized is None:
+            self._before_draw = before
+
+    @staticmethod
+    def _tile_action(seat: int, make: object, code: str, legal: list[int]) -> int:
+        t = P.tile_of(code)
+        if t is None or t >= NUM_KINDS:
+            raise _Penalty(seat, "WA")
+        action = make(t)  # type: ignore[operator]
+        if action not in legal:
+            raise _Penalty(seat, "WA")
+        return int(action)
+
+    # ================================================================ turns from events
+    def _deal_turn(self) -> Turn:
+        """The deal and the initial flower replacements, up to the dealer's first draw."""
+        hands: list[list[int]] = [[], [], [], []]
+        flowers: list[list[int]] = [[], [], [], []]
+        events = self.game.events
+        i = 0
+        while i < len(events):  # the deal's events come before the first play event
+            e = events[i]
+            if isinstance(e, Deal):
+                hands[e.seat].extend(t for t in e.tiles if t < FLOWER_BASE)
+            elif isinstance(e, Flower) and e.initial:
+                flowers[e.seat].append(e.tile)
+            elif isinstance(e, Draw) and e.replacement:
+                if e.tile < FLOWER_BASE:
+                    hands[e.seat].append(e.tile)
+            else:
+                break
+            i += 1
+        self._seen = i
+        return Turn("DEAL", -1, -1, tuple(  # type: ignore[arg-type]
+            P.deal_request(hands[s], flowers) for s in range(4)))
+
+    def _collect(self) -> None:
+        """Turn the engine's new events into judge turns."""
+        events = self.game.events
+        while self._seen < len(events):
+            e = events[self._seen]
+            self._seen += 1
+            s = e.seat
+            if isinstance(e, Draw):
+                reqs = tuple(P.draw_request(s, v, e.tile) for v in range(4))
+                self._queue.append(Turn("DRAW", s, e.tile, reqs))  # type: ignore[arg-type]
+            elif isinstance(e, Flower):
+                self._queue.append(Turn("BUHUA", s, e.tile,
+                                        _same_to_all(s, f"BUHUA {CODES[e.tile]}")))
+            elif isinstance(e, Pung):
+                self._claim = ("PENG", s, -1)
+            elif isinstance(e, Chow):
+                self._claim = ("CHI", s, e.tiles[1])
+            elif isinstance(e, Discard):
+                code = CODES[e.tile]
+                if self._claim is not None and self._claim[1] == s:
+                    verb, _, middle = self._claim
+                    words = f"PENG {code}" if verb == "PENG" else f"CHI {CODES[middle]} {code}"
+                else:
+                    words = f"PLAY {code}"
+                self._claim = None
+                self._queue.append(Turn("PLAY", s, e.tile, _same_to_all(s, words)))
+            elif isinstance(e, (Kong, ConcealedKong)):
+                self._queue.append(Turn("GANG", s, -1, _same_to_all(s, "GANG")))
+            elif isinstance(e, AddedKong):
+                self._queue.append(Turn("BUGANG", s, e.tile,
+                                        _same_to_all(s, f"BUGANG {CODES[e.tile]}")))
+            # Win, DrawGame, Penalty end the hand: _finish_from_result reads the result
+
+    # ================================================================ the end
+    def _finish_from_result(self) -> None:
+        r = self.game.result
+        assert r is not None, "the judge ran out of turns before the hand ended"
+        if r.winner is None:
+            self.finish = Finish("HUANG", None, (0, 0, 0, 0))
+            return
+        fans = tuple((P.fan_name(name), count, FAN_BY_ZH[name].points) for name, count in r.fans)
+        self.finish = Finish("HU", r.winner, r.payments, fans, r.fan_total)
+
+    def _penalize(self, seat: int, code: str) -> None:
+        rules = self.game.rules
+        if self.game.is_over and self._before_draw is not None:
+            self.game = self._before_draw  # see _step
+        if not self.game.is_over:
+            self.game.penalize(seat)
+        scores = [rules.penalty_others] * 4
+        scores[seat] = rules.penalty_offender
+        self.finish = Finish(code, seat, (scores[0], scores[1], scores[2], scores[3]))
+        self._queue.clear()
+

@@ -1,0 +1,398 @@
+"""What one seat knows of a hand, folded only from the events that seat may see.
+
+>>> from mjenv.engine import Game
+>>> g = Game(seed=1)
+>>> v = fold(g.events, seat=2, dealer=g.dealer, prevalent_wind=g.prevalent_wind)
+>>> v.hand == g.hands[2] and v.tiles_left == g.wall.remaining
+True
+
+Why a separate fold: an agent (or a feature encoder) must never be able to read another seat's
+hidden tiles, so it should not look at :class:`~mjenv.engine.game.Game` at all. A
+:class:`SeatView` is rebuilt from the event stream alone, and :meth:`SeatView.apply` passes
+every event through :func:`mjenv.engine.events.view` itself, so feeding it the game's full
+(referee's) event list is safe: another seat's draws, deal and concealed kongs reach the fold
+already redacted. Already-redacted events are accepted too (redacting twice changes nothing),
+so the result is the same whichever list a caller holds.
+
+The fold mirrors the engine's own bookkeeping wherever the information is public or the seat's
+own, so tests can compare it with the game after every step:
+
+* ``hand`` equals ``Game.hands[seat]`` (34 counts); an added kong stays a pung (and its tile
+  stays in the declarer's hand) until the replacement draw shows it was not robbed, exactly as
+  the engine completes it;
+* ``melds[s]`` equals ``Game.melds[s]``, except that another seat's concealed kong is the
+  :data:`HIDDEN_KONG` placeholder until the final event reveals it;
+* ``discards[s]`` (the pool) equals ``Game.discards[s]``; ``river[s]`` keeps every discard in
+  order, with ``claimed_by[s]`` naming the seat that took each one (chow, pung, kong or a win);
+* ``flowers[s]`` equals ``Game.flowers[s]``; ``tiles_left`` equals ``Game.wall.remaining``;
+* ``result`` equals ``Game.result`` once the hand is over.
+
+``tiles_left`` is counted, not read: the wall size minus 13 per deal (another seat's deal shows
+no tiles but still took 13), one per draw (replacements included, and the replacement draws of
+the initial flower replacement), and one per flower exposed during play (a flower drawn from
+the wall appears only as a :class:`~mjenv.engine.events.Flower` event; an ``initial`` one came
+from the deal or an earlier replacement draw that was already counted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from mjenv.engine.events import (
+    HIDDEN,
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Deal,
+    Discard,
+    Draw,
+    DrawGame,
+    Event,
+    Flower,
+    Kong,
+    Penalty,
+    Pung,
+    Win,
+    view,
+)
+from mjenv.engine.result import HandResult
+from mjenv.melds import CONCEALED_KONG, PUNG, Meld
+from mjenv.tiles import NUM_KINDS
+
+if TYPE_CHECKING:
+    from mjenv.engine.game import Game
+
+
+def _hidden_kong() -> Meld:
+    # Meld validates its tiles (ids 0..41), and a hidden tile is -1, so build the placeholder
+    # without __init__. It is one shared frozen object: compare with ``is`` or ``==``.
+    m = Meld.__new__(Meld)
+    object.__setattr__(m, "kind", CONCEALED_KONG)
+    object.__setattr__(m, "tiles", (HIDDEN,) * 4)
+    object.__setattr__(m, "claimed", None)
+    object.__setattr__(m, "from_offset", None)
+    return m
+
+
+HIDDEN_KONG: Meld = _hidden_kong()
+"""Another seat's concealed kong before the end: kind ``concealed_kong``, tiles ``(-1,) * 4``.
+Its tiles are not real ids, so do not pass it to the fan calculator, ``describe`` or
+``to_dict``; test ``m is HIDDEN_KONG`` (or ``m.first == HIDDEN``)."""
+
+
+class SeatView:
+    """One seat's knowledge of a hand; :meth:`apply` folds one event at a time.
+
+    Built empty (before the deal) from what every seat knows before the first tile moves: its
+    seat, the dealer, the prevalent wind and the wall size (144 with flowers, 136 without; use
+    ``rules.num_tiles``). All list fields are owned by the view and mutated in place by
+    :meth:`apply`; treat them as read-only (use :meth:`clone` to branch).
+
+    Fields (seats are absolute, 0..3):
+
+    ``hand``
+        this seat's standing tiles, 34 counts.
+    ``drawn``
+        the tile this seat has just drawn, while that draw is the latest event (so: the fresh
+        tile when this seat is to discard after a draw), else -1.
+    ``melds[s]``
+        every seat's melds in declaration order (``Meld`` with ``from_offset``); another
+        seat's concealed kong is :data:`HIDDEN_KONG` until the end.
+    ``river[s]``, ``claimed_by[s]``
+        every tile ``s`` discarded, in order, and for each the seat that claimed it (chow, pung,
+        kong, or a win on it) or -1.
+    ``discards[s]``
+        the pool: the tiles of ``river[s]`` still lying there.
+    ``flowers[s]``
+        the flowers ``s`` has exposed, in order.
+    ``tiles_left``
+        the tiles still in the wall (see the module docstring).
+    ``wall_taken[s]``
+        how many tiles ``s`` has taken from the wall (its deal, draws, replacements and flowers
+        drawn in play); with per-seat walls (the botzone profile) :meth:`seat_tiles_left` turns
+        it into the tiles left in ``s``'s part.
+    ``unseen``
+        34 counts: 4 minus every copy this seat has seen (its own hand and melds, every face-up
+        meld tile, every discard whether still in the pool or claimed, an added kong's tile, a
+        self-drawn winning tile and the concealed kongs revealed at the end). Never negative.
+    ``last_discard``, ``last_discarder``
+        the most recent discard and its seat (-1 before the first).
+    ``claim_tile``, ``claim_from``, ``claim_rob``
+        while a window is open (the latest event is a discard or an added kong): the tile that
+        may be claimed (or robbed, ``claim_rob``) and the seat that offered it; else -1, -1,
+        False.
+    ``last_actor``
+        the seat of the latest event (-1 before the first).
+    ``num_events``
+        how many events were folded: ``view.extend(game.events[view.num_events:])`` catches up.
+    ``over``, ``result``, ``revealed``
+        whether the final event (Win, DrawGame or Penalty) was folded, the
+        :class:`~mjenv.engine.result.HandResult` built from it, and its ``revealed`` concealed
+        kongs per seat (None before the end).
+    """
+
+    __slots__ = (
+        "seat", "dealer", "prevalent_wind", "num_tiles",
+        "hand", "drawn", "melds", "river", "claimed_by", "discards", "flowers",
+        "tiles_left", "wall_taken", "unseen", "last_discard", "last_discarder",
+        "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
+        "over", "result", "revealed",
+    )
+
+    def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
+                 num_tiles: int = 144) -> None:
+        for name, value in (("seat", seat), ("dealer", dealer),
+                            ("prevalent_wind", prevalent_wind)):
+            if not isinstance(value, int) or not 0 <= value <= 3:
+                raise ValueError(f"{name} must be 0..3, got {value!r}")
+        if num_tiles not in (136, 144):
+            raise ValueError(f"num_tiles must be 136 or 144, got {num_tiles!r}")
+        self.seat = seat
+        self.dealer = dealer
+        self.prevalent_wind = prevalent_wind
+        self.num_tiles = num_tiles
+        self.hand: list[int] = [0] * NUM_KINDS
+        self.drawn = -1
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.river: list[list[int]] = [[] for _ in range(4)]
+        self.claimed_by: list[list[int]] = [[] for _ in range(4)]
+        self.discards: list[list[int]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.tiles_left = num_tiles
+        self.wall_taken: list[int] = [0, 0, 0, 0]
+        self.unseen: list[int] = [4] * NUM_KINDS
+        self.last_discard = -1
+        self.last_discarder = -1
+        self.claim_tile = -1
+        self.claim_from = -1
+        self.claim_rob = False
+        self.last_actor = -1
+        self.num_events = 0
+        self.over = False
+        self.result: HandResult | None = None
+        self.revealed: tuple[tuple[int, ...], ...] | None = None
+
+    @classmethod
+    def of_game(cls, game: Game, seat: int) -> SeatView:
+        """``seat``'s view of ``game`` so far. Reads only public facts of the game (dealer,
+        prevalent wind, wall size) and its event list, which :meth:`apply` redacts."""
+        v = cls(seat, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
+                num_tiles=game.rules.num_tiles)
+        v.extend(game.events)
+        return v
+
+    # ================================================================ derived facts
+    @property
+    def seat_wind(self) -> int:
+        """This seat's wind (0 E .. 3 N): the dealer is East."""
+        return (self.seat - self.dealer) % 4
+
+    def seat_tiles_left(self, s: int) -> int:
+        """The tiles left in seat ``s``'s part of a per-seat wall (``wall_layout="per_seat"``,
+        a quarter of the tiles each); meaningless for the shared wall."""
+        return self.num_tiles // 4 - self.wall_taken[s]
+
+    def hand_tiles(self) -> list[int]:
+        """This seat's standing tiles as a sorted list of ids."""
+        return [t for t in range(NUM_KINDS) for _ in range(self.hand[t])]
+
+    # ================================================================ folding
+    def extend(self, events: Iterable[Event]) -> None:
+        """:meth:`apply` each event in order."""
+        for e in events:
+            self.apply(e)
+
+    def apply(self, event: Event) -> None:
+        """Fold one event as this seat sees it.
+
+        The event is redacted here (:func:`~mjenv.engine.events.view`), so a raw event and its
+        redacted copy fold identically. ValueError after the final event: a hand has no more.
+        """
+        if self.over:
+            raise ValueError("the hand is over: no event follows the final one")
+        e = view(event, self.seat)
+        me = self.seat
+        s = e.seat
+        if not 0 <= s <= 3:
+            raise ValueError(f"event seat must be 0..3, got {s!r}")
+        if isinstance(e, Deal) and self.num_events == 0 and s != self.dealer:
+            raise ValueError(f"the first deal goes to the dealer {self.dealer}, not seat {s}")
+        # an added kong that was not robbed completes when its declarer gets the replacement
+        if (self.claim_rob and s == self.claim_from
+                and isinstance(e, (Draw, Flower)) and not (isinstance(e, Flower) and e.initial)):
+            self._complete_added_kong(s, self.claim_tile)
+        self.claim_tile, self.claim_from, self.claim_rob = -1, -1, False
+        self.drawn = -1
+        self.last_actor = s
+        self.num_events += 1
+
+        if isinstance(e, Deal):
+            self.tiles_left -= 13
+            self.wall_taken[s] += 13
+            if s == me:
+                for t in e.tiles:
+                    if t < NUM_KINDS:
+                        self._see_own(t)
+        elif isinstance(e, Draw):
+            self.tiles_left -= 1
+            self.wall_taken[s] += 1
+            if s == me and 0 <= e.tile < NUM_KINDS:
+                self._see_own(e.tile)
+                self.drawn = e.tile
+        elif isinstance(e, Flower):
+            if not e.initial:  # drawn from the wall during play, with no Draw event
+                self.tiles_left -= 1
+                self.wall_taken[s] += 1
+            self.flowers[s].append(e.tile)
+        elif isinstance(e, Discard):
+            t = e.tile
+            if s == me:
+                self.hand[t] -= 1
+            else:
+                self.unseen[t] -= 1
+            self.river[s].append(t)
+            self.claimed_by[s].append(-1)
+            self.discards[s].append(t)
+            self.last_discard, self.last_discarder = t, s
+            self.claim_tile, self.claim_from = t, s
+        elif isinstance(e, Chow):
+            self._take_discard(s, e.from_seat, e.claimed)
+            for x in e.tiles:
+                if x != e.claimed:
+                    self._move_to_meld(s, x, 1)
+            self.melds[s].append(Meld.chow(e.tiles[0], claimed=e.claimed))
+        elif isinstance(e, Pung):
+            self._take_discard(s, e.from_seat, e.tile)
+            self._move_to_meld(s, e.tile, 2)
+            self.melds[s].append(Meld.pung(e.tile, from_offset=(e.from_seat - s) % 4))
+        elif isinstance(e, Kong):
+            self._take_discard(s, e.from_seat, e.tile)
+            self._move_to_meld(s, e.tile, 3)
+            self.melds[s].append(Meld.kong(e.tile, from_offset=(e.from_seat - s) % 4))
+        elif isinstance(e, AddedKong):
+            if s != me:
+                self.unseen[e.tile] -= 1
+            self.claim_tile, self.claim_from, self.claim_rob = e.tile, s, True
+        elif isinstance(e, ConcealedKong):
+            if s == me:
+                self.hand[e.tile] -= 4
+                self.melds[s].append(Meld.concealed_kong(e.tile))
+            else:
+                self.melds[s].append(HIDDEN_KONG)
+        elif isinstance(e, Win):
+            self._win(e)
+        elif isinstance(e, DrawGame):
+            self._finish(e.revealed, HandResult(
+                winner=None, from_seat=None, self_drawn=False, robbed=False, win_tile=None,
+                fan_total=0, fans=(), payments=(0, 0, 0, 0), penalized=None))
+        elif isinstance(e, Penalty):
+            self._finish(e.revealed, HandResult(
+                winner=None, from_seat=None, self_drawn=False, robbed=False, win_tile=None,
+                fan_total=0, fans=(), payments=e.payments, penalized=s))
+        else:
+            raise ValueError(f"unknown event {e!r}")
+
+    # ---------------------------------------------------------------- helpers
+    def _see_own(self, t: int) -> None:
+        """A tile enters this seat's hand from the wall: seen for the first time."""
+        self.hand[t] += 1
+        self.unseen[t] -= 1
+
+    def _take_discard(self, claimer: int, discarder: int, t: int) -> None:
+        """The latest discard of ``discarder`` leaves the pool (it stays in the river)."""
+        pool = self.discards[discarder]
+        if not pool or pool[-1] != t:
+            raise ValueError(f"seat {claimer} claims {t} but seat {discarder}'s latest pool "
+                             f"tile is {pool[-1] if pool else None}")
+        pool.pop()
+        self.claimed_by[discarder][-1] = claimer
+
+    def _move_to_meld(self, s: int, t: int, n: int) -> None:
+        """``n`` copies of ``t`` go from ``s``'s hand to a face-up meld."""
+        if s == self.seat:
+            self.hand[t] -= n
+        else:
+            self.unseen[t] -= n
+
+    def _complete_added_kong(self, s: int, t: int) -> None:
+        ms = self.melds[s]
+        for i, m in enumerate(ms):
+            if m.kind == PUNG and m.first == t:
+                ms[i] = Meld.added_kong(t, from_offset=m.from_offset)
+                break
+        else:
+            raise ValueError(f"seat {s} adds {t} to a kong but has no such pung")
+        if s == self.seat:
+            self.hand[t] -= 1
+
+    def _win(self, e: Win) -> None:
+        me, s, t = self.seat, e.seat, e.tile
+        if e.from_seat is None:  # self-drawn: the tile is already in the winner's hand
+            if s != me:
+                self.unseen[t] -= 1
+        else:
+            if e.robbed:  # the added kong's tile (already seen) moves to the winner
+                if e.from_seat == me:
+                    self.hand[t] -= 1
+            else:
+                self._take_discard(s, e.from_seat, t)
+            if s == me:
+                self.hand[t] += 1
+        self._finish(e.revealed, HandResult(
+            winner=s, from_seat=e.from_seat, self_drawn=e.from_seat is None, robbed=e.robbed,
+            win_tile=t, fan_total=e.fan_total, fans=e.fans, payments=e.payments,
+            penalized=None))
+
+    def _finish(self, revealed: tuple[tuple[int, ...], ...], result: HandResult) -> None:
+        """The final event: fill in the other seats' concealed kongs, store the result."""
+        for s, tiles in enumerate(revealed):
+            if s == self.seat:
+                continue
+            shown = iter(tiles)
+            ms = self.melds[s]
+            for i, m in enumerate(ms):
+                if m is HIDDEN_KONG:
+                    t = next(shown, None)
+                    if t is None:
+                        raise ValueError(f"seat {s}'s concealed kongs are not all revealed")
+                    ms[i] = Meld.concealed_kong(t)
+                    self.unseen[t] -= 4
+        self.over = True
+        self.result = result
+        self.revealed = revealed
+
+    # ================================================================ copying, comparing
+    def clone(self) -> SeatView:
+        """An independent copy (melds and the result are immutable and shared)."""
+        v = SeatView.__new__(SeatView)
+        for name in SeatView.__slots__:
+            setattr(v, name, getattr(self, name))
+        v.hand = self.hand[:]
+        v.unseen = self.unseen[:]
+        v.wall_taken = self.wall_taken[:]
+        v.melds = [m[:] for m in self.melds]
+        v.river = [r[:] for r in self.river]
+        v.claimed_by = [c[:] for c in self.claimed_by]
+        v.discards = [d[:] for d in self.discards]
+        v.flowers = [f[:] for f in self.flowers]
+        return v
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in SeatView.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (f"SeatView(seat={self.seat}, events={self.num_events}, "
+                f"tiles_left={self.tiles_left}, over={self.over})")
+
+
+def fold(events: Iterable[Event], seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
+         num_tiles: int = 144) -> SeatView:
+    """``seat``'s view after ``events`` (raw or already redacted: both fold the same)."""
+    v = SeatView(seat, dealer=dealer, prevalent_wind=prevalent_wind, num_tiles=num_tiles)
+    v.extend(events)
+    return v
