@@ -6,18 +6,24 @@ from mjenv.engine.game import CLAIM_PRIORITY, Game
 from mjenv.engine.invariants import check_invariants
 from mjenv.engine.match import Match
 from mjenv.engine.result import HandResult
-from mjenv.engine.rules import MCR, RuleConfig
-from mjenv.engine.wall import Wall
+from mjenv.engine.rules import BOTZONE, MCR, PROFILES, RuleConfig
+from mjenv.engine.seat_view import SeatView, fold
+from mjenv.engine.wall import SeatWalls, Wall
 
 __all__ = [
+    "BOTZONE",
     "CLAIM_PRIORITY",
     "MCR",
+    "PROFILES",
     "NUM_ACTIONS",
     "Game",
     "HandResult",
     "Match",
     "RuleConfig",
+    "SeatView",
+    "SeatWalls",
     "Wall",
     "action_to_string",
     "check_invariants",
+    "fold",
 ]
