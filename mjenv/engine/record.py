@@ -19,6 +19,7 @@ these fields:
                     the named profile, e.g. ``{"profile": "mcr", "false_win": "penalize"}``
 ``seed``            the wall's shuffle seed, or null; **informative only**: the wall is the truth
 ``wall``            the full wall as tile codes (``"W1"`` ... ``"H8"``), index 0 = the head
+                    (per-seat walls: the judge's ``walltiles`` order)
 ``dealer``          the dealer's seat, 0..3
 ``prevalent_wind``  0..3 (E, S, W, N)
 ``actions``         ``[seat, action id]`` pairs (the 235-action layout of actions.py) in the
