@@ -3,7 +3,7 @@
 #   make test        set up, then ruff, mypy and the default pytest suite (what CI runs)
 #   make lint        ruff and mypy only
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
-#   make bench       the fan calculator and shanten benchmarks (print; do not write docs/)
+#   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -42,10 +42,12 @@ acceptance: $(STAMP)
 	$(BIN)/pytest -q -m acceptance
 	$(BIN)/python scripts/bench_fans.py --pure --write-docs
 	$(BIN)/python scripts/bench_shanten.py --pure --write-docs
+	$(BIN)/python scripts/bench_engine.py --write-docs
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_fans.py
 	$(BIN)/python scripts/bench_shanten.py
+	$(BIN)/python scripts/bench_engine.py
 
 clean:
 	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)

@@ -23,6 +23,7 @@ import gc
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -273,6 +274,19 @@ def main(argv: Sequence[str] | None, *, script: str, description: str, seed: int
     print(note + body)
     if args.write_docs:
         path = Path(args.write_docs)
-        path.write_text(docs(argv_used, results, note, body), encoding="utf-8")
+        text = docs(argv_used, results, note, body)
+        path.write_text(text + kept_sections(path), encoding="utf-8")
         print(f"wrote {path}")
     return 0
+
+
+def kept_sections(path: Path) -> str:
+    """The sections other scripts own in ``path`` (between ``<!-- NAME: begin`` and
+    ``<!-- NAME: end -->`` markers), kept when this script rewrites the file."""
+    if not path.exists():
+        return ""
+    old = path.read_text(encoding="utf-8")
+    kept = []
+    for match in re.finditer(r"<!-- (\S+): begin.*?<!-- \1: end -->\n?", old, re.S):
+        kept.append(match.group(0))
+    return "".join("\n" + k for k in kept)
