@@ -38,18 +38,24 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest -q
 
-acceptance: $(STAMP)
+# the peers the benchmarks compare with (the bench extra), installed on demand
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,bench]'
+	touch $(BENCH_STAMP)
+
+acceptance: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/pytest -q -m acceptance
 	$(BIN)/python scripts/bench_fans.py --pure --write-docs
 	$(BIN)/python scripts/bench_shanten.py --pure --write-docs
 	$(BIN)/python scripts/bench_engine.py --write-docs
 
-bench: $(STAMP)
+bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_fans.py
 	$(BIN)/python scripts/bench_shanten.py
 	$(BIN)/python scripts/bench_engine.py
 
 clean:
-	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP)
+	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP) $(BENCH_STAMP)
 	find . -name '*.so' -not -path './$(VENV)/*' -delete
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
