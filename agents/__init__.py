@@ -2,5 +2,5 @@
 
 Agents use the public API of ``mjenv`` only and never see the engine; ``mjenv`` never imports
 ``agents`` at module level (agent specs are resolved by import string at run time).
-No agent exists yet.
+``random_agent.RandomAgent`` (spec ``random``) is the first; more follow.
 """

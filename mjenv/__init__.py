@@ -6,20 +6,28 @@ waiting tiles) -> ``mjenv.fans`` (the fan calculator) and ``mjenv.shanten`` -> `
 (scored waits, best discards) -> ``mjenv.engine`` (one hand, a match). ``mjenv.cli`` is the
 ``mjenv`` command.
 
-``import mjenv`` is kept light: nothing heavy (numpy, the fan tables) loads until it is used.
-``mjenv.calculate`` is a lazy alias of :func:`mjenv.fans.calculate`.
+The environment: ``mjenv.env(**options)`` (wrapped) and ``mjenv.raw_env(**options)`` (the
+PettingZoo AEC env of ``mjenv.mahjong_env``, whose docstring is the env card; also
+``mjenv.mcr_mahjong_v0``, PettingZoo-style).
+
+``import mjenv`` is kept light: nothing heavy (numpy, PettingZoo, the fan tables) loads until it
+is used. ``mjenv.calculate``, ``mjenv.env`` and ``mjenv.raw_env`` are lazy aliases. When
+PettingZoo is already imported, ``import mjenv`` registers ``mjenv/mcr_mahjong_v0`` for
+``pettingzoo.make`` (see mjenv.registration).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "calculate"]
+__all__ = ["__version__", "calculate", "env", "raw_env"]
 
 if TYPE_CHECKING:
     from mjenv.fans import calculate
+    from mjenv.mahjong_env import env, raw_env
 
 
 def __getattr__(name: str) -> Any:
@@ -27,4 +35,14 @@ def __getattr__(name: str) -> Any:
         from mjenv.fans import calculate
 
         return calculate
+    if name in ("env", "raw_env"):
+        from mjenv import mahjong_env
+
+        return getattr(mahjong_env, name)
     raise AttributeError(f"module 'mjenv' has no attribute {name!r}")
+
+
+if "pettingzoo" in sys.modules:
+    from mjenv.registration import register_envs
+
+    register_envs()

@@ -559,6 +559,40 @@ def format_result(
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------- play
+def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play a seat in the terminal against agents",
+        description="Play one hand (or a match) at one seat against three agents. The legal "
+        "moves are listed by number and name; answer with the number, the name, or a tile "
+        "code to discard it. q quits.",
+    )
+    p.add_argument("--seat", type=int, choices=range(4), default=0, metavar="N",
+                   help="your seat, 0..3 (default 0)")
+    p.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
+                   help="one agent spec for all three, or three (default: random)")
+    p.add_argument("--rules", choices=["mcr", "botzone"], default="mcr")
+    p.add_argument("--episode", choices=["hand", "match"], default="hand")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--codes", action="store_true", help="tile codes instead of glyphs")
+    p.set_defaults(handler=_run_play, command="play")
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from mjenv.play import QuitGame, play_in_terminal
+
+    opponents = args.opponents * 3 if len(args.opponents) == 1 else args.opponents
+    if len(opponents) != 3:
+        raise CommandError("give one opponent spec or three")
+    try:
+        play_in_terminal(args.seat, opponents, seed=args.seed, glyphs=not args.codes,
+                         rules=args.rules, episode=args.episode)
+    except QuitGame:
+        print("bye")
+    return 0
+
+
 # ---------------------------------------------------------------- main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -575,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_fan(subparsers)
     _add_hand(subparsers)
     _add_replay(subparsers)
+    _add_play(subparsers)
     return parser
 
 

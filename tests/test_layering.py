@@ -40,6 +40,17 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.engine": _DECOMPOSE | {"mjenv.fans", "mjenv.engine"},
     # Botzone's protocol over the engine's botzone profile
     "mjenv.botzone": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.botzone"},
+    # observations and the environment
+    "mjenv.encoders": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders"},
+    "mjenv.render": _DECOMPOSE | {"mjenv.engine"},
+    "mjenv.registration": set(),
+    "mjenv.mahjong_env": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders",
+                                       "mjenv.render"},
+    "mjenv.mcr_mahjong_v0": {"mjenv.mahjong_env", "mjenv.registration"},
+    "mjenv.agent": set(),  # the agent protocol and specs (agents resolved by import string)
+    "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
+    "mjenv.play": _DECOMPOSE | {"mjenv.agent", "mjenv.engine", "mjenv.mahjong_env",
+                                "mjenv.render"},
     # the top: the package facade (lazy re-exports) and the command line
     "mjenv.__init__": ANY_MJENV,
     "mjenv.__main__": {"mjenv.cli"},
@@ -50,7 +61,7 @@ MJENV_LAYERS: dict[str, set[str]] = {
 MJENV_THIRD_PARTY = {"numpy"}
 # only the env module and its wrappers may import these; list them here when they exist
 GYM_PACKAGES = {"pettingzoo", "gymnasium"}
-GYM_MODULES: set[str] = set()
+GYM_MODULES: set[str] = {"mjenv.mahjong_env", "mjenv.registration", "mjenv.single_agent"}
 # never imported by mjenv, at any level: the test oracle, the training stack, the agents
 NEVER_IN_MJENV = {"MahjongGB", "torch", "agents"}
 # agents use mjenv's public API only; they never see the engine

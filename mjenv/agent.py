@@ -1,0 +1,116 @@
+"""The agent interface shared by the arena, training and the Botzone bridge, and agent specs.
+
+An agent is any object with
+
+``reset(seat, seed=None)``
+    a new hand (or match) begins and the agent plays ``seat``; ``seed`` makes it reproducible;
+``act(observation, action_mask) -> int``
+    the action id (0..234) for one decision: ``observation`` is the env's ``"observation"``
+    array for the agent's seat, ``action_mask`` its 235 int8 legal-action mask;
+
+and optionally ``act_batch(observations, action_masks) -> sequence of ints`` for many decisions
+at once (stacked arrays), which :func:`act_batch` uses when present. Agents read only what the
+environment gives their seat; they never see the engine.
+
+Agents are named by **specs**, strings resolved at run time (``mjenv`` never imports the
+``agents`` package at module level)::
+
+    random                            agents.random_agent:RandomAgent
+    greedy                            agents.greedy:GreedyShantenAgent
+    rule                              agents.rule_based:RuleBasedAgent
+    policy:runs/demo/final.pt         agents.policy:PolicyAgent(path="runs/demo/final.pt")
+    package.module:Class              any importable class (or factory function)
+
+followed by optional ``key=value`` options separated by spaces (values are Python literals,
+else strings): ``"random seed=3"``, ``"policy:model.pt device=cuda"``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+BUILTIN_AGENTS: dict[str, str] = {
+    "random": "agents.random_agent:RandomAgent",
+    "greedy": "agents.greedy:GreedyShantenAgent",
+    "rule": "agents.rule_based:RuleBasedAgent",
+    "policy": "agents.policy:PolicyAgent",
+}
+"""Short spec names -> import paths. ``policy`` takes its checkpoint path after a colon."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """See the module docstring."""
+
+    def reset(self, seat: int, seed: int | None = None) -> None: ...
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def _value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``spec`` -> (``"module:attr"`` import path, keyword options). ValueError if malformed."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+    head, *rest = spec.split()
+    options: dict[str, Any] = {}
+    for item in rest:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"agent spec {spec!r}: option {item!r} is not key=value")
+        options[key] = _value(value)
+    name, colon, arg = head.partition(":")
+    if name in BUILTIN_AGENTS:
+        if name == "policy":
+            if not arg:
+                raise ValueError(f"agent spec {spec!r}: policy needs a path: 'policy:PATH'")
+            options.setdefault("path", arg)
+        elif colon:
+            raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
+        return BUILTIN_AGENTS[name], options
+    if not colon or not arg or not all(p.isidentifier() for p in name.split(".")):
+        known = ", ".join(sorted(BUILTIN_AGENTS))
+        raise ValueError(f"unknown agent spec {spec!r}: use one of {known}, 'policy:PATH' "
+                         "or 'package.module:Class'")
+    return head, options
+
+
+def make_agent(spec: str) -> Agent:
+    """The agent a spec names (see the module docstring); ValueError with the reason if the
+    spec is malformed, names nothing importable, or gives options the agent does not take."""
+    path, options = parse_spec(spec)
+    module_name, _, attr = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"agent spec {spec!r}: cannot import {module_name!r} ({exc})") from None
+    factory = getattr(module, attr, None)
+    if factory is None or not callable(factory):
+        raise ValueError(f"agent spec {spec!r}: {module_name!r} has no callable {attr!r}")
+    try:
+        agent = factory(**options)
+    except TypeError as exc:
+        raise ValueError(f"agent spec {spec!r}: {exc}") from None
+    if not isinstance(agent, Agent):
+        raise ValueError(f"agent spec {spec!r}: {path} is not an agent (needs reset and act)")
+    return agent
+
+
+def act_batch(agent: Agent, observations: np.ndarray,
+              action_masks: np.ndarray) -> Sequence[int]:
+    """Many decisions of one agent: its ``act_batch`` if it has one, else ``act`` in a loop."""
+    batched = getattr(agent, "act_batch", None)
+    if batched is not None:
+        return [int(a) for a in batched(observations, action_masks)]
+    return [agent.act(o, m) for o, m in zip(observations, action_masks, strict=True)]

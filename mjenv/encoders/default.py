@@ -1,0 +1,275 @@
+"""``mjenv-v1``: the default seat encoder, (86, 34) float32 planes over the 34 tile kinds.
+
+Every plane is indexed by tile id (0..33: W1-9, T1-9, B1-9, F1-4, J1-3); the last row holds
+scalars at fixed positions. Seats are relative to the observer: "self", "next" (下家, seat + 1),
+"opposite" (对家, seat + 2), "previous" (上家, seat + 3). All values lie in [0, 1].
+
+It reads only the seat's :class:`~mjenv.engine.seat_view.SeatView` and its legal-action mask,
+so it shows exactly what the seat may know: another seat's concealed kong is a count (its tile
+is hidden until the end), and neither another seat's hand nor the wall appears.
+
+Every cell is an integer count times a fixed per-cell scale (1, 1/4, 1/8, 1/wall size, ...):
+``encode`` writes the counts into a fresh ``bytearray`` in plain Python and one numpy multiply
+by the precomputed scale array makes the float32 observation, a new array per call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from mjenv.encoders.base import ChannelRow, SeatEncoder
+from mjenv.engine.actions import WIN
+from mjenv.engine.rules import MCR, RuleConfig
+from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
+from mjenv.tiles import EAST, NUM_KINDS
+
+if TYPE_CHECKING:
+    from mjenv.engine.seat_view import SeatView
+
+T = NUM_KINDS
+REL_NAMES = ("self", "next", "opposite", "previous")
+
+# ---------------------------------------------------------------- layout (first-axis index)
+HAND = 0  # 4 planes: count >= 1 .. >= 4
+DRAWN = 4
+DECISION_TILE = 5
+SEAT_WIND = 6
+PREVALENT_WIND = 7
+UNSEEN = 8
+MELDS = 9
+MELD_PLANES = 8
+M_CHOW, M_PUNG, M_KONG, M_ADDED_KONG, M_CONCEALED_KONG, M_FROM = 0, 1, 2, 3, 4, 5  # FROM: 5..7
+RIVER = MELDS + 4 * MELD_PLANES  # 41
+LAST_K = 8
+"""The most recent discards kept as one-hot planes, per player."""
+EARLY_N = 6
+"""The first discards counted in the "early discards" plane."""
+RIVER_PLANES = LAST_K + 3
+R_COUNT, R_CLAIMED, R_EARLY = LAST_K, LAST_K + 1, LAST_K + 2
+SCALARS = RIVER + 4 * RIVER_PLANES  # 85
+NUM_CHANNELS = SCALARS + 1  # 86
+
+# positions in the scalar row
+S_DEALER = 0  # 4: dealer's relative seat, one-hot
+S_FLOWERS = 4  # 4: flowers / 8
+S_HIDDEN_KONGS = 8  # 4: hidden concealed kongs / 4
+S_TILES_LEFT = 12
+S_PART_LEFT = 13  # 4: per-seat wall part left (per_seat layout only)
+S_KIND = 17  # 4: decision kind one-hot
+D_DRAW, D_AFTER_CLAIM, D_CLAIM, D_ROB = 0, 1, 2, 3
+S_OFFERER = 21  # 3: relative seat of the discarder / kong declarer (next, opposite, previous)
+S_WIN_LEGAL = 24
+S_OVER = 25
+S_RIVER_LEN = 26  # 4: river length / 32 (capped)
+S_MELD_COUNT = 30  # 4: melds / 4
+RIVER_LEN_SCALE = 32
+
+_KIND_PLANE = {CHOW: M_CHOW, PUNG: M_PUNG, KONG: M_KONG, ADDED_KONG: M_ADDED_KONG,
+               CONCEALED_KONG: M_CONCEALED_KONG}
+_SCALAR_BASE = SCALARS * T
+_GE = tuple(bytes(int(c > k) for c in range(256)) for k in range(4))
+"""``bytes.translate`` tables: count -> 1 if count >= k + 1 else 0."""
+
+
+def _row(first: int, n: int, name: str, desc: str) -> ChannelRow:
+    return (str(first) if n == 1 else f"{first}-{first + n - 1}", name, desc)
+
+
+class DefaultEncoder(SeatEncoder):
+    """``mjenv-v1``; see the module docstring and :meth:`channels`."""
+
+    name: ClassVar[str] = "mjenv-v1"
+    shape: ClassVar[tuple[int, ...]] = (NUM_CHANNELS, T)
+    dtype: ClassVar[np.dtype[np.generic]] = np.dtype(np.float32)
+    low: ClassVar[float] = 0.0
+    high: ClassVar[float] = 1.0
+
+    @classmethod
+    def channels(cls) -> list[ChannelRow]:
+        rows: list[ChannelRow] = [
+            _row(HAND, 4, "hand", "own standing tiles (the drawn tile included) as count "
+                 "planes: plane k is 1 where the count is >= k + 1"),
+            _row(DRAWN, 1, "drawn", "the tile just drawn, while this seat is to act on the "
+                 "draw (one-hot; zero otherwise)"),
+            _row(DECISION_TILE, 1, "decision_tile", "the tile of the decision at hand: the "
+                 "drawn tile (own draw turn), or the discard / added-kong tile that may be "
+                 "claimed or robbed; zero after an own chow or pung and when not asked"),
+            _row(SEAT_WIND, 1, "seat_wind", "own seat wind, one-hot on its wind tile (F1-F4)"),
+            _row(PREVALENT_WIND, 1, "prevalent_wind",
+                 "the prevalent wind, one-hot on its wind tile (F1-F4)"),
+            _row(UNSEEN, 1, "unseen", "copies of each kind this seat has not seen / 4 "
+                 "(4 minus own hand, every face-up meld tile and every discard)"),
+        ]
+        for r, who in enumerate(REL_NAMES):
+            b = MELDS + r * MELD_PLANES
+            rows += [
+                _row(b + M_CHOW, 1, f"melds_{who}_chow",
+                     f"{who}: tiles of its chows, count / 4 (a kind can be in several)"),
+                _row(b + M_PUNG, 1, f"melds_{who}_pung", f"{who}: its pungs (1 at the tile)"),
+                _row(b + M_KONG, 1, f"melds_{who}_kong",
+                     f"{who}: its exposed kongs claimed from a discard (明杠)"),
+                _row(b + M_ADDED_KONG, 1, f"melds_{who}_added_kong",
+                     f"{who}: its added kongs (加杠; shown once the replacement draw shows it "
+                     "was not robbed)"),
+                _row(b + M_CONCEALED_KONG, 1, f"melds_{who}_concealed_kong",
+                     f"{who}: its concealed kongs whose tile is known (always for self; for "
+                     "another seat only once revealed at the end, else counted in scalar "
+                     f"{S_HIDDEN_KONGS + r})"),
+            ]
+            for o, sup in ((1, "its next"), (2, "its opposite"), (3, "its previous")):
+                rows.append(_row(b + M_FROM + o - 1, 1, f"melds_{who}_from_{o}",
+                                 f"{who}: claimed tiles of its melds supplied by {sup} seat "
+                                 f"(meld from_offset {o}), count / 4"))
+        for r, who in enumerate(REL_NAMES):
+            b = RIVER + r * RIVER_PLANES
+            rows += [
+                _row(b, LAST_K, f"river_{who}_last",
+                     f"{who}: its last {LAST_K} discards in order, one-hot; plane {b} is the "
+                     f"most recent, plane {b + LAST_K - 1} the {LAST_K}th most recent (zero "
+                     "when it has discarded fewer)"),
+                _row(b + R_COUNT, 1, f"river_{who}_count",
+                     f"{who}: every tile it has discarded (claimed ones included), count / 4"),
+                _row(b + R_CLAIMED, 1, f"river_{who}_claimed",
+                     f"{who}: its discards that were claimed (chow, pung, kong or a win), "
+                     "count / 4"),
+                _row(b + R_EARLY, 1, f"river_{who}_early",
+                     f"{who}: its first {EARLY_N} discards, count / 4"),
+            ]
+        s = f"scalars (row {SCALARS}, by position): "
+        rows.append((str(SCALARS), "scalars", s + "; ".join([
+            f"{S_DEALER}-{S_DEALER + 3} the dealer's relative seat (self, next, opposite, "
+            "previous), one-hot",
+            f"{S_FLOWERS}-{S_FLOWERS + 3} flowers of each relative seat / 8",
+            f"{S_HIDDEN_KONGS}-{S_HIDDEN_KONGS + 3} concealed kongs of each relative seat whose "
+            "tile is hidden from this seat, / 4 (self is always 0)",
+            f"{S_TILES_LEFT} tiles left in the wall / wall size (144 or 136)",
+            f"{S_PART_LEFT}-{S_PART_LEFT + 3} tiles left in each relative seat's part of a "
+            "per-seat wall (botzone profile) / (wall size / 4); 0 with the shared wall",
+            f"{S_KIND}-{S_KIND + 3} the decision at hand, one-hot: own draw turn, discard after "
+            "own chow or pung, claim on a discard, robbing an added kong (all 0 when the mask "
+            "is empty)",
+            f"{S_OFFERER}-{S_OFFERER + 2} for a claim or a robbery, the relative seat of the "
+            "discarder or kong declarer (next, opposite, previous), one-hot",
+            f"{S_WIN_LEGAL} the mask's Win bit",
+            f"{S_OVER} 1 once the hand is over",
+            f"{S_RIVER_LEN}-{S_RIVER_LEN + 3} discards of each relative seat / "
+            f"{RIVER_LEN_SCALE} (capped at 1)",
+            f"{S_MELD_COUNT}-{S_MELD_COUNT + 3} melds of each relative seat / 4",
+        ])))
+        return rows
+
+    def __init__(self, rules: RuleConfig = MCR) -> None:
+        super().__init__(rules)
+        # every cell is an integer count times a fixed scale: the counts go to a bytearray,
+        # one numpy multiply by this array makes the float32 observation
+        scale = np.ones((NUM_CHANNELS, T), dtype=np.float32)
+        scale[UNSEEN] = 0.25
+        for r in range(4):
+            mb = MELDS + r * MELD_PLANES
+            scale[mb + M_CHOW] = 0.25
+            scale[mb + M_FROM:mb + M_FROM + 3] = 0.25
+            rb = RIVER + r * RIVER_PLANES
+            scale[rb + R_COUNT:rb + R_EARLY + 1] = 0.25
+        sc = scale[SCALARS]
+        sc[S_FLOWERS:S_FLOWERS + 4] = 1 / 8
+        sc[S_HIDDEN_KONGS:S_HIDDEN_KONGS + 4] = 1 / 4
+        sc[S_TILES_LEFT] = 1 / rules.num_tiles
+        sc[S_PART_LEFT:S_PART_LEFT + 4] = 4 / rules.num_tiles
+        sc[S_RIVER_LEN:S_RIVER_LEN + 4] = 1 / RIVER_LEN_SCALE
+        sc[S_MELD_COUNT:S_MELD_COUNT + 4] = 1 / 4
+        self._scale = scale
+        self._per_seat = rules.wall_layout == "per_seat"
+
+    def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
+        me = view.seat
+        buf = bytearray(NUM_CHANNELS * T)  # integer counts; see __init__ for the scales
+
+        hand = bytes(view.hand)
+        buf[HAND * T:(HAND + 1) * T] = hand.translate(_GE[0])
+        buf[(HAND + 1) * T:(HAND + 2) * T] = hand.translate(_GE[1])
+        buf[(HAND + 2) * T:(HAND + 3) * T] = hand.translate(_GE[2])
+        buf[(HAND + 3) * T:(HAND + 4) * T] = hand.translate(_GE[3])
+        buf[SEAT_WIND * T + EAST + view.seat_wind] = 1
+        buf[PREVALENT_WIND * T + EAST + view.prevalent_wind] = 1
+        buf[UNSEEN * T:(UNSEEN + 1) * T] = bytes(view.unseen)
+
+        sb = _SCALAR_BASE
+        buf[sb + S_DEALER + (view.dealer - me) % 4] = 1
+        per_seat = self._per_seat
+        for r in range(4):
+            s = (me + r) % 4
+            # ---- melds
+            ms = view.melds[s]
+            if ms:
+                mb = (MELDS + r * MELD_PLANES) * T
+                hidden = 0
+                for m in ms:
+                    kind = m.kind
+                    x = m.tiles[0]
+                    if kind == CHOW:
+                        buf[mb + x] += 1
+                        buf[mb + x + 1] += 1
+                        buf[mb + x + 2] += 1
+                    elif x < 0:  # another seat's concealed kong, tile hidden
+                        hidden += 1
+                        continue
+                    else:
+                        buf[mb + _KIND_PLANE[kind] * T + x] = 1
+                    got, fo = m.claimed, m.from_offset
+                    if got is not None and fo is not None:
+                        buf[mb + (M_FROM + fo - 1) * T + got] += 1
+                buf[sb + S_HIDDEN_KONGS + r] = hidden
+                buf[sb + S_MELD_COUNT + r] = len(ms)
+            # ---- river
+            river = view.river[s]
+            n = len(river)
+            if n:
+                rb = (RIVER + r * RIVER_PLANES) * T
+                cb = rb + R_COUNT * T
+                for t in river:
+                    buf[cb + t] += 1
+                eb = rb + R_EARLY * T
+                for t in river[:EARLY_N]:
+                    buf[eb + t] += 1
+                lb = rb
+                for t in river[:-LAST_K - 1:-1]:
+                    buf[lb + t] = 1
+                    lb += T
+                claimed = view.claimed_by[s]
+                if max(claimed) >= 0:
+                    clb = rb + R_CLAIMED * T
+                    for t, by in zip(river, claimed, strict=True):
+                        if by >= 0:
+                            buf[clb + t] += 1
+                buf[sb + S_RIVER_LEN + r] = n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE
+            # ---- per-seat scalars
+            buf[sb + S_FLOWERS + r] = len(view.flowers[s])
+            if per_seat:
+                buf[sb + S_PART_LEFT + r] = view.seat_tiles_left(s)
+
+        buf[sb + S_TILES_LEFT] = view.tiles_left
+        if view.over:
+            buf[sb + S_OVER] = 1
+
+        # ---- the decision at hand (nothing when this seat is not asked)
+        if mask.any():
+            if mask[WIN]:
+                buf[sb + S_WIN_LEGAL] = 1
+            ct = view.claim_tile
+            if ct >= 0 and view.claim_from != me:
+                buf[sb + S_KIND + (D_ROB if view.claim_rob else D_CLAIM)] = 1
+                buf[DECISION_TILE * T + ct] = 1
+                buf[sb + S_OFFERER + (view.claim_from - me) % 4 - 1] = 1
+            elif view.drawn >= 0:
+                buf[sb + S_KIND + D_DRAW] = 1
+                buf[DECISION_TILE * T + view.drawn] = 1
+            else:
+                buf[sb + S_KIND + D_AFTER_CLAIM] = 1
+        if view.drawn >= 0:
+            buf[DRAWN * T + view.drawn] = 1
+
+        counts = np.frombuffer(buf, dtype=np.uint8).reshape(NUM_CHANNELS, T)
+        return np.multiply(counts, self._scale, dtype=np.float32)

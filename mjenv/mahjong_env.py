@@ -1,0 +1,336 @@
+"""MCR Mahjong as a PettingZoo AEC environment. The env card: docs/env.md (mirrored from here).
+
+>>> import mjenv
+>>> env = mjenv.env(rules="mcr", episode="hand")   # doctest: +SKIP
+>>> env.reset(seed=42)                              # doctest: +SKIP
+>>> for agent in env.agent_iter():                  # doctest: +SKIP
+...     obs, reward, termination, truncation, info = env.last()
+...     action = None if termination or truncation else policy(obs, obs["action_mask"])
+...     env.step(action)
+
+Agents ``player_0`` .. ``player_3`` are seats 0..3 (seat ``p+1`` is ``p``'s next, 下家). Only seats
+with a real decision are ever selected: the seat to discard, and in a claim (or robbing) window
+each seat that may claim, one after the other, none seeing the others' answers (the engine
+resolves the window after the last answer). ``Discrete(235)`` actions (mjenv.engine.actions);
+observations ``Dict(observation=Box(encoder's shape), action_mask=Box(0, 1, (235,), int8))``,
+plus ``oracle`` (perfect information, for oracle-guided training) with ``oracle=True``.
+
+Options (all keyword arguments of :func:`raw_env` / :func:`env`):
+
+==============  ===============================  ==============================================
+option          values (default first)           meaning
+==============  ===============================  ==============================================
+``rules``       ``"mcr"``, ``"botzone"``         the rule profile (mjenv.engine.rules)
+``episode``     ``"hand"``, ``"match"``          one hand, or a 16-hand match (botzone: 1);
+                                                 rewards are paid at the end of every hand
+``reward``      ``"score"``, ``"normalized"``,   the hand's payments (zero-sum); payments /
+                ``"win_loss"``                   ``NORMALIZED_SCALE`` (100); or the payment's
+                                                 sign: +1 winner, −1 each seat that pays (in
+                                                 MCR every loser pays), 0 in a draw
+``false_win``   ``"mask"``, ``"penalize"``       Win legal only when it is one; or Win offered
+                                                 at every decision (a false one: −30 / +10 ×3)
+``encoder``     ``"mjenv-v1"``, ...              the observation encoder (mjenv.encoders)
+``oracle``      ``False``, ``True``              add the ``oracle`` observation key
+``render_mode`` ``None``, ``"ansi"``, ``"human"``  render the table as the selected agent sees it
+==============  ===============================  ==============================================
+
+``reset(seed=...)`` reproduces everything: the wall, and the dealer and prevalent wind of a
+single hand (a match starts with seat 0 dealing in the East round). ``reset(options={"wall":
+[codes], "dealer": d, "prevalent_wind": w})`` plays a given deal (single hands only): the
+profile's full tile list, index 0 the head (first tile dealt), the last element the tail (the
+first replacement); for the botzone profile the judge's ``walltiles`` order.
+
+At the end of a hand every agent's ``infos`` carry ``{"result": {...}, "hand": index}`` until
+that agent next acts (see :func:`result_info`). ``raw_env`` raises ``ValueError`` on an illegal
+action (naming the legal ones) and changes nothing; ``env()`` wraps it so that an illegal action
+ends the hand with the profile's penalty, with a warning (:class:`PenalizeIllegalActions`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper, OrderEnforcingWrapper
+
+from mjenv.encoders import make_encoder, make_oracle
+from mjenv.engine import actions as A
+from mjenv.engine.game import Game
+from mjenv.engine.match import Match
+from mjenv.engine.result import HandResult
+from mjenv.engine.rules import PROFILES, RuleConfig
+from mjenv.engine.seat_view import SeatView
+from mjenv.fans.table import FAN_BY_ZH
+
+AGENTS: tuple[str, str, str, str] = ("player_0", "player_1", "player_2", "player_3")
+SEAT_OF: dict[str, int] = {a: s for s, a in enumerate(AGENTS)}
+EPISODES = ("hand", "match")
+REWARDS = ("score", "normalized", "win_loss")
+RENDER_MODES = ("ansi", "human")
+NORMALIZED_SCALE = 100.0
+"""``reward="normalized"`` divides the payments by this (a minimum self-drawn win is +48)."""
+RESET_OPTIONS = ("wall", "dealer", "prevalent_wind")
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+    return value
+
+
+def result_info(result: HandResult) -> dict[str, Any]:
+    """A hand's result as the env's ``infos`` carry it (plain JSON types, agents by name)."""
+    def agent(seat: int | None) -> str | None:
+        return None if seat is None else AGENTS[seat]
+
+    fans = []
+    for zh, count in result.fans:
+        fan = FAN_BY_ZH[zh]
+        fans.append({"zh": zh, "en": fan.en, "points": fan.points, "count": count})
+    return {
+        "winner": agent(result.winner),
+        "discarder": agent(result.from_seat),
+        "self_drawn": result.self_drawn,
+        "robbed": result.robbed,
+        "fans": fans,
+        "total": result.fan_total,
+        "payments": {AGENTS[s]: result.payments[s] for s in range(4)},
+        "penalized": agent(result.penalized),
+    }
+
+
+class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
+    """The unwrapped environment (see the module docstring); :func:`raw_env` makes one."""
+
+    metadata = {"name": "mcr_mahjong_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, rules: str = "mcr", episode: str = "hand", reward: str = "score",
+                 false_win: str = "mask", encoder: str = "mjenv-v1", oracle: bool = False,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        _choice("rules", rules, tuple(PROFILES))
+        self.episode = _choice("episode", episode, EPISODES)
+        self.reward_mode = _choice("reward", reward, REWARDS)
+        if not isinstance(oracle, bool):
+            raise ValueError(f"oracle must be True or False, got {oracle!r}")
+        if render_mode is not None:
+            _choice("render_mode", render_mode, RENDER_MODES)
+        self.rules: RuleConfig = replace(PROFILES[rules], false_win=false_win)
+        self.encoder = make_encoder(encoder, self.rules)
+        self.oracle_encoder = make_oracle("oracle-v1", self.rules) if oracle else None
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        obs: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, self.encoder.shape,
+                                      self.encoder.dtype),
+            "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+        }
+        if self.oracle_encoder is not None:
+            o = self.oracle_encoder
+            obs["oracle"] = spaces.Box(o.low, o.high, o.shape, o.dtype)
+        self.observation_spaces = {a: spaces.Dict(obs) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in AGENTS}
+        self.game: Game | None = None
+        self.match: Match | None = None
+        self.hand_index = 0
+        self._views: list[SeatView] = []
+
+    # ================================================================ PettingZoo API
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS), key=str)
+        if unknown:  # PettingZoo's api_test passes options of its own: warn, do not fail
+            warnings.warn(f"ignoring unknown reset options {unknown}; known: "
+                          f"{list(RESET_OPTIONS)}", stacklevel=2)
+            options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        if self.episode == "match":
+            if options:
+                raise ValueError("reset options (a given wall, dealer or wind) play a single "
+                                 "hand: use episode='hand'")
+            self.match = Match(self.rules, seed=seed)
+            game = self.match.game
+        else:
+            self.match = None
+            game = self._new_hand(seed, options)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.hand_index = 0
+        self._start(game)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = SEAT_OF[agent]
+        game = self.game
+        assert game is not None, "call reset() first"
+        view = self._views[seat]
+        events = game.events
+        if view.num_events < len(events):
+            view.extend(events[view.num_events:])
+        mask = self.action_mask(agent)
+        obs = {"observation": self.encoder.encode(view, mask), "action_mask": mask}
+        if self.oracle_encoder is not None:
+            obs["oracle"] = self.oracle_encoder.encode(game, seat)
+        return obs
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The agent's legal actions now as 235 int8 (all zero when it is not asked)."""
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        if self.game is not None and not self.terminations.get(agent, True):
+            legal = self.game.legal_actions(SEAT_OF[agent])
+            if legal:
+                mask[legal] = 1
+        return mask
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        if action is None:
+            raise ValueError(f"{agent} must act (None is only for terminated agents); "
+                             f"legal: {game.legal_actions(SEAT_OF[agent])}")
+        game.step(SEAT_OF[agent], action)  # ValueError naming the legal ones; nothing changes
+        self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent] = {}
+        self._advance()
+
+    def penalize(self, agent: str) -> None:
+        """End the current hand with the profile's penalty on ``agent`` (−30, +10 to each
+        other): what :class:`PenalizeIllegalActions` does with an illegal action."""
+        game = self.game
+        if game is None or self.terminations.get(agent, True):
+            raise ValueError(f"{agent} cannot be penalized now")
+        game.penalize(SEAT_OF[agent])
+        self._cumulative_rewards[agent] = 0.0
+        self._advance()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from mjenv.render import render_view
+
+        text = render_view(self._view_now(SEAT_OF[self.agent_selection]))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ================================================================ internals
+    def _new_hand(self, seed: int, options: dict[str, Any]) -> Game:
+        rng = np.random.default_rng(seed)
+        dealer = int(rng.integers(4))
+        wind = int(rng.integers(4))
+        wall_seed = int(rng.integers(2**63))
+        if self.rules.fixed_dealer is not None:
+            dealer = self.rules.fixed_dealer
+        dealer = options.get("dealer", dealer)
+        wind = options.get("prevalent_wind", wind)
+        wall = options.get("wall")
+        if wall is not None and (isinstance(wall, str) or not hasattr(wall, "__len__")):
+            raise ValueError("options['wall'] must be a list of tile codes")
+        return Game(self.rules, seed=wall_seed if wall is None else seed, wall=wall,
+                    dealer=dealer, prevalent_wind=wind)
+
+    def _start(self, game: Game) -> None:
+        self.game = game
+        n = self.rules.num_tiles
+        self._views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
+                                num_tiles=n) for s in range(4)]
+        self.agent_selection = AGENTS[game.to_act()[0]]
+
+    def _view_now(self, seat: int) -> SeatView:
+        game = self.game
+        assert game is not None
+        view = self._views[seat]
+        if view.num_events < len(game.events):
+            view.extend(game.events[view.num_events:])
+        return view
+
+    def _advance(self) -> None:
+        """After a step: select the next agent, or pay and end (or move on to the next hand)."""
+        game = self.game
+        assert game is not None
+        rewards = self.rewards
+        for a in AGENTS:
+            rewards[a] = 0.0
+        if not game.is_over:
+            self.agent_selection = AGENTS[game.to_act()[0]]
+            return
+        result = game.result
+        assert result is not None
+        info = {"result": result_info(result), "hand": self.hand_index}
+        for s, a in enumerate(AGENTS):
+            rewards[a] = self._reward(result.payments[s])
+            self._cumulative_rewards[a] += rewards[a]
+            self.infos[a] = dict(info)
+        match = self.match
+        if match is not None:
+            match.next_hand()
+            if not match.is_over:
+                self.hand_index += 1
+                self._start(match.game)
+                return
+        for a in AGENTS:
+            self.terminations[a] = True
+
+    def _reward(self, payment: int) -> float:
+        if self.reward_mode == "score":
+            return float(payment)
+        if self.reward_mode == "normalized":
+            return payment / NORMALIZED_SCALE
+        return float((payment > 0) - (payment < 0))
+
+
+class PenalizeIllegalActions(BaseWrapper[str, dict[str, np.ndarray], int | None]):
+    """An illegal action (outside the mask, or not an action id) ends the hand with the
+    profile's zero-sum penalty on the offender (−30, +10 to each other seat) and warns, instead
+    of raising: for arenas and training loops that must never stop."""
+
+    def step(self, action: int | None) -> None:
+        env = self.unwrapped
+        assert isinstance(env, MahjongEnv)
+        agent = env.agent_selection
+        if action is not None and not env.terminations.get(agent, True):
+            mask = env.action_mask(agent)
+            valid = isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
+                and 0 <= int(action) < A.NUM_ACTIONS and mask[int(action)] == 1
+            if not valid:
+                warnings.warn(f"{agent} played the illegal action {action!r}: the hand ends "
+                              f"with the penalty ({env.rules.penalty_offender} / "
+                              f"+{env.rules.penalty_others} each other seat)", stacklevel=2)
+                env.penalize(agent)
+                return
+        super().step(action)
+
+
+def raw_env(**options: Any) -> MahjongEnv:
+    """The unwrapped environment (fast; an illegal action raises ValueError)."""
+    return MahjongEnv(**options)
+
+
+def env(**options: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
+    """The wrapped environment: illegal actions are penalized, and the usual order checks."""
+    return OrderEnforcingWrapper(PenalizeIllegalActions(raw_env(**options)))

@@ -1,0 +1,102 @@
+"""``mjenv play``: a person plays one seat in the terminal against agents.
+
+The table is drawn from the person's seat (mjenv.render, so nothing hidden shows); every legal
+move is listed with a number and its name, and the person answers with the number, the action's
+name (``Discard W5``, case and extra spaces ignored), a tile code for a discard (``W5``), or the
+action id prefixed by ``#`` (``#6``). ``q`` (or end of input) quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from mjenv.agent import Agent, make_agent
+from mjenv.engine import actions as A
+from mjenv.mahjong_env import AGENTS, MahjongEnv
+from mjenv.render import render_view
+from mjenv.tiles import CODES
+
+
+def parse_choice(text: str, legal: Sequence[int]) -> int | None:
+    """The legal action ``text`` names (see the module docstring), or None."""
+    words = " ".join(text.split()).lower()
+    if not words:
+        return None
+    if words.isdigit() and 1 <= int(words) <= len(legal):
+        return legal[int(words) - 1]
+    if words.startswith("#") and words[1:].isdigit():
+        return int(words[1:]) if int(words[1:]) in legal else None
+    for a in legal:
+        name = A.action_to_string(a).lower()
+        if words == name:
+            return a
+        kind, tile = A.decode(a)
+        if kind == A.K_DISCARD and words == CODES[tile].lower():
+            return a
+    return None
+
+
+class QuitGame(Exception):
+    """The person quit."""
+
+
+def play_in_terminal(seat: int = 0, opponents: Sequence[str | Agent] = ("random",) * 3,
+                     seed: int | None = None, glyphs: bool = True,
+                     read: Callable[[str], str] = input,
+                     write: Callable[[str], None] = print, **env_options: object) -> None:
+    """Play one episode (``env_options``: rules, episode, ...) with the person at ``seat``."""
+    if len(opponents) != 3:
+        raise ValueError(f"three opponents, please (got {len(opponents)})")
+    bots = [make_agent(o) if isinstance(o, str) else o for o in opponents]
+    env = MahjongEnv(**env_options)  # type: ignore[arg-type]
+    env.reset(seed=seed)
+    others = [(seat + 1 + i) % 4 for i in range(3)]
+    for i, bot in enumerate(bots):
+        bot.reset(others[i], None if seed is None else seed + 1 + i)
+    me = AGENTS[seat]
+    hands_seen = -1
+    for agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        if agent == me and "result" in info and info["hand"] != hands_seen:
+            hands_seen = info["hand"]
+            write(_result_text(info["result"]))
+        if term or trunc:
+            env.step(None)
+            continue
+        s = AGENTS.index(agent)
+        if s != seat:
+            env.step(bots[others.index(s)].act(obs["observation"], obs["action_mask"]))
+            continue
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        write(render_view(env._view_now(seat), glyphs=glyphs))
+        write("  " + "   ".join(f"{i + 1}) {A.action_to_string(a)}"
+                                for i, a in enumerate(legal)))
+        while True:
+            try:
+                text = read("your move> ")
+            except EOFError:
+                raise QuitGame from None
+            if text.strip().lower() in ("q", "quit", "exit"):
+                raise QuitGame
+            choice = parse_choice(text, legal)
+            if choice is not None:
+                break
+            write("  not a legal move here: answer with a number from the list, a move's "
+                  "name, or a tile code to discard it")
+        env.step(choice)
+
+
+def _result_text(result: dict[str, object]) -> str:
+    payments = result["payments"]
+    assert isinstance(payments, dict)
+    pay = "  ".join(f"{a} {p:+d}" for a, p in payments.items())
+    if result["winner"] is not None:
+        fans = result["fans"]
+        assert isinstance(fans, list)
+        names = ", ".join(f["zh"] for f in fans)
+        return f"== {result['winner']} wins: {result['total']} points ({names}) == {pay}"
+    if result["penalized"] is not None:
+        return f"== {result['penalized']} is penalized == {pay}"
+    return f"== exhaustive draw == {pay}"
