@@ -1,49 +1,134 @@
-"""MCR Mahjong as a PettingZoo AEC environment. The env card: docs/env.md (mirrored from here).
+"""MCR Mahjong as a PettingZoo AEC environment — the env card (mirrored in docs/env.md).
 
->>> import mjenv
->>> env = mjenv.env(rules="mcr", episode="hand")   # doctest: +SKIP
->>> env.reset(seed=42)                              # doctest: +SKIP
->>> for agent in env.agent_iter():                  # doctest: +SKIP
-...     obs, reward, termination, truncation, info = env.last()
-...     action = None if termination or truncation else policy(obs, obs["action_mask"])
-...     env.step(action)
+Creation
+--------
+``mjenv.env(**options)`` is the wrapped environment (illegal actions are penalized, PettingZoo's
+order checks), ``mjenv.raw_env(**options)`` the unwrapped one (fast; an illegal action raises);
+``from mjenv import mcr_mahjong_v0`` exposes both PettingZoo-style, and
+``pettingzoo.make("aec", "mjenv/mcr_mahjong_v0", **options)`` works once ``mjenv.mcr_mahjong_v0``
+is imported (or ``pettingzoo`` was imported before ``mjenv``; see mjenv.registration)::
 
-Agents ``player_0`` .. ``player_3`` are seats 0..3 (seat ``p+1`` is ``p``'s next, 下家). Only seats
-with a real decision are ever selected: the seat to discard, and in a claim (or robbing) window
-each seat that may claim, one after the other, none seeing the others' answers (the engine
-resolves the window after the last answer). ``Discrete(235)`` actions (mjenv.engine.actions);
-observations ``Dict(observation=Box(encoder's shape), action_mask=Box(0, 1, (235,), int8))``,
-plus ``oracle`` (perfect information, for oracle-guided training) with ``oracle=True``.
+    import mjenv
+    env = mjenv.env(rules="mcr", episode="hand")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else policy(obs["observation"],
+                                                               obs["action_mask"])
+        env.step(action)
 
-Options (all keyword arguments of :func:`raw_env` / :func:`env`):
+Agents
+------
+``player_0`` .. ``player_3`` are seats 0..3 counter-clockwise (seat ``p+1`` is ``p``'s next,
+下家). Only seats with a real decision are ever selected: the seat to discard (after a draw or a
+claim), and in a claim window (after a discard) or a robbing window (after an added kong) each
+seat that may do something other than pass, one after the other in counter-clockwise order from
+the discarder; no seat sees another's answer (the window resolves after the last answer:
+win > kong = pung > chow > pass, ties to the first seat counter-clockwise). A seat whose only
+legal action would be Pass is not selected. With ``false_win="penalize"`` the Win bit is set at
+every decision a seat is asked (no decisions are added).
 
+Spaces
+------
+``action_space(agent)``: ``Discrete(235)``:
+
+=========  =====================================================================
+ids        meaning
+=========  =====================================================================
+0          Pass (decline every claim, or the robbery)
+1          Win (self-drawn, on a discard, or robbing an added kong)
+2-35       Discard tile ``a - 2`` (tile ids 0..33: W1-9, T1-9, B1-9, F1-4, J1-3)
+36-98      Chow: ``36 + suit*21 + (middle rank - 2)*3 + (claimed rank - middle rank + 1)``
+99-132     Pung the discarded tile ``a - 99``
+133-166    Kong the discarded tile ``a - 133`` (exposed kong)
+167-200    Concealed kong of tile ``a - 167``
+201-234    Added kong: tile ``a - 201`` added to one's exposed pung
+=========  =====================================================================
+
+``observation_space(agent)``: a ``Dict`` of ``observation`` (a ``Box`` of the encoder's shape)
+and ``action_mask`` (``Box(0, 1, (235,), int8)``), plus ``oracle`` with ``oracle=True``. ``action_mask`` is the agent's legal
+actions now (all zero when it is not asked). The default encoder ``mjenv-v1`` gives (86, 34)
+float32 planes over the 34 tile kinds, every value in [0, 1], seats relative to the observer
+(self, next, opposite, previous); it is built only from the events the seat may see:
+
+==========  ==========================================================================
+channels    content (mjenv-v1; every channel is listed in docs/env.md)
+==========  ==========================================================================
+0-3         own hand as count planes (>= 1 .. >= 4), the drawn tile included
+4, 5        the tile just drawn; the tile of the decision at hand
+6, 7        seat wind, prevalent wind (one-hot on F1-F4)
+8           unseen copies / 4
+9-40        melds, 8 planes per relative seat: chow, pung, exposed / added / concealed
+            kong, the claimed tiles by supplier (next / opposite / previous)
+41-84       discards, 11 planes per relative seat: the last 8 in order, all, claimed,
+            the first 6
+85          scalars: dealer, flowers, hidden concealed kongs, tiles left (also per seat
+            for per-seat walls), the decision kind and the discarder, the Win bit,
+            hand over, discard and meld counts
+==========  ==========================================================================
+
+Other encoders (``encoder=``): ``ijcai-v1`` (6, 4, 9), the IJCAI competition baseline's layout
+(seat wind, prevalent wind, the hand as 4 count planes). ``oracle=True`` adds ``oracle-v1``
+(38, 34): every hand, the concealed kongs, the waits, the wall's composition and next tiles —
+perfect information for oracle-guided training, read from the game (the one exception to the
+no-leak rule). ``mjenv.encoders.describe_channels(name)`` prints any table.
+
+Options
+-------
 ==============  ===============================  ==============================================
 option          values (default first)           meaning
 ==============  ===============================  ==============================================
-``rules``       ``"mcr"``, ``"botzone"``         the rule profile (mjenv.engine.rules)
-``episode``     ``"hand"``, ``"match"``          one hand, or a 16-hand match (botzone: 1);
-                                                 rewards are paid at the end of every hand
-``reward``      ``"score"``, ``"normalized"``,   the hand's payments (zero-sum); payments /
-                ``"win_loss"``                   ``NORMALIZED_SCALE`` (100); or the payment's
-                                                 sign: +1 winner, −1 each seat that pays (in
-                                                 MCR every loser pays), 0 in a draw
+``rules``       ``"mcr"``, ``"botzone"``         the rule profile (mjenv.engine.rules; botzone:
+                                                 the IJCAI judge's variant, rules §1.8)
+``episode``     ``"hand"``, ``"match"``          one hand, or a 16-hand match (botzone: 1)
+``reward``      ``"score"``, ``"normalized"``,   see Rewards
+                ``"win_loss"``
 ``false_win``   ``"mask"``, ``"penalize"``       Win legal only when it is one; or Win offered
                                                  at every decision (a false one: −30 / +10 ×3)
-``encoder``     ``"mjenv-v1"``, ...              the observation encoder (mjenv.encoders)
+``encoder``     ``"mjenv-v1"``, ``"ijcai-v1"``   the observation encoder (mjenv.encoders)
 ``oracle``      ``False``, ``True``              add the ``oracle`` observation key
-``render_mode`` ``None``, ``"ansi"``, ``"human"``  render the table as the selected agent sees it
+``render_mode`` ``None``, ``"ansi"``, ``"human"``  draw the table as the selected agent sees it
 ==============  ===============================  ==============================================
 
-``reset(seed=...)`` reproduces everything: the wall, and the dealer and prevalent wind of a
-single hand (a match starts with seat 0 dealing in the East round). ``reset(options={"wall":
-[codes], "dealer": d, "prevalent_wind": w})`` plays a given deal (single hands only): the
-profile's full tile list, index 0 the head (first tile dealt), the last element the tail (the
-first replacement); for the botzone profile the judge's ``walltiles`` order.
+``reset(seed=...)`` reproduces everything: the wall and, for a single hand, the dealer and the
+prevalent wind (drawn from the seed; the botzone profile fixes the dealer at seat 0); a match
+starts with seat 0 dealing in the East round and rotates (dealer every hand, wind every 4).
+``reset(options={"wall": [codes], "dealer": d, "prevalent_wind": w})`` plays a given deal
+(single hands): the profile's full tile list as codes, index 0 the head (the first tile dealt),
+the last the tail (the first replacement); for the botzone profile the judge's ``walltiles``
+order. A wall that is not a permutation of the profile's tiles is refused (ValueError); unknown
+option keys are ignored with a warning.
 
-At the end of a hand every agent's ``infos`` carry ``{"result": {...}, "hand": index}`` until
-that agent next acts (see :func:`result_info`). ``raw_env`` raises ``ValueError`` on an illegal
-action (naming the legal ones) and changes nothing; ``env()`` wraps it so that an illegal action
-ends the hand with the profile's penalty, with a warning (:class:`PenalizeIllegalActions`).
+Rewards
+-------
+Paid to every agent when a hand ends (in a match, after every hand; the episode ends after the
+last): ``score`` — the hand's payments (rules §2.3, zero-sum: self-drawn winner +3(8+F), the
+others −(8+F); on a discard winner 8·3+F, discarder −(8+F), the others −8; an exhaustive draw 0;
+a penalty −30 / +10 ×3); ``normalized`` — the payments / ``NORMALIZED_SCALE`` (100);
+``win_loss`` — the sign of the payment: +1 to the winner, −1 to each seat that pays (in MCR
+every loser pays), 0 in a draw (a penalty: −1 the offender, +1 the others).
+
+Infos
+-----
+Empty during play. When a hand ends every agent's info is ``{"result": {...}, "hand": i}`` (``i``
+counts the hands of the episode from 0) until that agent next acts: ``result`` has ``winner``
+and ``discarder`` (agent names or None; the discarder is the robbed seat for 抢杠和),
+``self_drawn``, ``robbed``, ``fans`` (``[{"zh", "en", "points", "count"}]``, the fan
+calculator's JSON), ``total`` (flowers included), ``payments`` (``{agent: int}``) and
+``penalized`` (the agent penalized, or None). Deterministic: the same seed and actions give the
+same infos.
+
+Illegal actions
+---------------
+``raw_env`` raises ``ValueError`` naming the legal actions and changes nothing. ``env()`` wraps
+it in :class:`PenalizeIllegalActions`: an action outside the mask ends the hand with the
+profile's penalty on the offender (−30, +10 to each other seat, zero-sum) and a warning. The
+step an agent takes after its termination must be ``None``.
+
+Version history
+---------------
+``mcr_mahjong_v0`` (mjenv 0.1.0): the first version; encoders ``mjenv-v1``, ``ijcai-v1``,
+``oracle-v1``.
 """
 
 from __future__ import annotations
