@@ -22,7 +22,8 @@ Agents are named by **specs**, strings resolved at run time (``mjenv`` never imp
     package.module:Class              any importable class (or factory function)
 
 followed by optional ``key=value`` options separated by spaces (values are Python literals,
-else strings): ``"random seed=3"``, ``"policy:model.pt device=cuda"``.
+else strings; spaces inside quotes or brackets stay in the value): ``"random seed=3"``,
+``"policy:model.pt device=cuda"``, ``"my.mod:Agent name='a b' sizes=[64, 64]"``.
 """
 
 from __future__ import annotations
@@ -59,23 +60,57 @@ def _value(text: str) -> Any:
         return text
 
 
+def _split(spec: str) -> list[str]:
+    """``spec`` split at whitespace outside quotes and brackets (``d='a b'``, ``c=[1, 2]``)."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    depth = 0
+    for ch in spec:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+        elif ch.isspace() and depth == 0:
+            if word:
+                words.append("".join(word))
+                word = []
+            continue
+        word.append(ch)
+    if quote or depth:
+        raise ValueError(f"agent spec {spec!r}: unbalanced quotes or brackets")
+    if word:
+        words.append("".join(word))
+    return words
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``spec`` -> (``"module:attr"`` import path, keyword options). ValueError if malformed."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
-    head, *rest = spec.split()
+    head, *rest = _split(spec)
     options: dict[str, Any] = {}
     for item in rest:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
             raise ValueError(f"agent spec {spec!r}: option {item!r} is not key=value")
+        if key in options:
+            raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
         options[key] = _value(value)
     name, colon, arg = head.partition(":")
     if name in BUILTIN_AGENTS:
         if name == "policy":
             if not arg:
                 raise ValueError(f"agent spec {spec!r}: policy needs a path: 'policy:PATH'")
-            options.setdefault("path", arg)
+            if "path" in options:
+                raise ValueError(f"agent spec {spec!r}: the path is given twice "
+                                 "(after 'policy:' and as path=)")
+            options["path"] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
         elif colon:
             raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
         return BUILTIN_AGENTS[name], options

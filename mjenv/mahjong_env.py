@@ -46,10 +46,11 @@ ids        meaning
 =========  =====================================================================
 
 ``observation_space(agent)``: a ``Dict`` of ``observation`` (a ``Box`` of the encoder's shape)
-and ``action_mask`` (``Box(0, 1, (235,), int8)``), plus ``oracle`` with ``oracle=True``. ``action_mask`` is the agent's legal
-actions now (all zero when it is not asked). The default encoder ``mjenv-v1`` gives (86, 34)
-float32 planes over the 34 tile kinds, every value in [0, 1], seats relative to the observer
-(self, next, opposite, previous); it is built only from the events the seat may see:
+and ``action_mask`` (``Box(0, 1, (235,), int8)``), plus ``oracle`` with ``oracle=True``.
+``action_mask`` is the agent's legal actions now (all zero when it is not asked). The default
+encoder ``mjenv-v1`` gives (86, 34) float32 planes over the 34 tile kinds, every value in
+[0, 1], seats relative to the observer (self, next, opposite, previous); it is built only from
+the events the seat may see:
 
 ==========  ==========================================================================
 channels    content (mjenv-v1; every channel is listed in docs/env.md)

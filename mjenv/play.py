@@ -44,9 +44,18 @@ class QuitGame(Exception):
 
 def play_in_terminal(seat: int = 0, opponents: Sequence[str | Agent] = ("random",) * 3,
                      seed: int | None = None, glyphs: bool = True,
-                     read: Callable[[str], str] = input,
-                     write: Callable[[str], None] = print, **env_options: object) -> None:
-    """Play one episode (``env_options``: rules, episode, ...) with the person at ``seat``."""
+                     read: Callable[[str], str] | None = None,
+                     write: Callable[[str], None] | None = None,
+                     **env_options: object) -> None:
+    """Play one episode (``env_options``: rules, episode, ...) with the person at ``seat``;
+    ``read`` (default :func:`input`, looked up at call time) asks for a move, ``write``
+    (default :func:`print`) shows text. :class:`QuitGame` when the person quits."""
+    if read is None:
+        read = input
+    if write is None:
+        write = print
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+        raise ValueError(f"seat must be 0..3, got {seat!r}")
     if len(opponents) != 3:
         raise ValueError(f"three opponents, please (got {len(opponents)})")
     bots = [make_agent(o) if isinstance(o, str) else o for o in opponents]
