@@ -15,8 +15,10 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
+        """A new game: the generator restarts from ``seed`` mixed with the agent's own seed, so
+        two differently seeded agents differ even when a caller resets both with one seed."""
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            self.rng = np.random.default_rng(seed if self.seed is None else [self.seed, seed])
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)

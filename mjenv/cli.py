@@ -593,6 +593,59 @@ def _run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- arena
+_ARENA_EXAMPLES = """examples:
+  mjenv arena --agents greedy random --deals 2000 --out runs/greedy-vs-random
+  mjenv arena --mode four --agents rule greedy random "random seed=7" --rotations all \\
+      --deals 500 --out runs/four --workers 2
+  mjenv arena --agents rule greedy --deals 2000 --backend ray --out runs/ray
+
+Re-running the same command resumes the run in --out; a different configuration there is
+refused. Output: results.json, hands.csv, manifest.json, PNG plots (docs/arena.md).
+"""
+
+
+def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="compare agents on duplicate deals (confidence intervals, plots, resumable)",
+        description="Play agents against each other on duplicate deals: every deal is "
+        "replayed with the agents rotated through the seats, so luck cancels.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_ARENA_EXAMPLES,
+    )
+    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                   help="1v3: challenger and baseline; four: four specs")
+    p.add_argument("--mode", choices=["1v3", "four"], default="1v3")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rules", choices=["mcr", "botzone"], default="mcr")
+    p.add_argument("--episode", choices=["hand", "match"], default="hand")
+    p.add_argument("--rotations", choices=["cyclic", "all"], default="cyclic",
+                   help="four mode: 4 cyclic rotations or all 24 seatings per deal")
+    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--backend", choices=["process", "ray"], default="process")
+    p.add_argument("--ray-address", default=None, metavar="ADDR",
+                   help="a Ray cluster (default: a local Ray)")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(handler=_run_arena, command="arena")
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from mjenv.arena import ArenaConfig, run_arena
+    from mjenv.arena.runner import print_table
+
+    config = ArenaConfig(agents=tuple(args.agents), mode=args.mode, deals=args.deals,
+                         seed=args.seed, rules=args.rules, episode=args.episode,
+                         rotations=args.rotations)
+    results = run_arena(config, args.out, workers=args.workers, backend=args.backend,
+                        ray_address=args.ray_address, progress=not args.no_progress)
+    print(print_table(results))
+    print(f"\nresults, hands and plots in {args.out}")
+    return 0
+
+
 # ---------------------------------------------------------------- main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -610,6 +663,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_hand(subparsers)
     _add_replay(subparsers)
     _add_play(subparsers)
+    _add_arena(subparsers)
     return parser
 
 

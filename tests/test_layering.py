@@ -49,6 +49,7 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.mcr_mahjong_v0": {"mjenv.mahjong_env", "mjenv.registration"},
     "mjenv.agent": set(),  # the agent protocol and specs (agents resolved by import string)
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
+    "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans"},
     "mjenv.play": _DECOMPOSE | {"mjenv.agent", "mjenv.engine", "mjenv.mahjong_env",
                                 "mjenv.render"},
     # the top: the package facade (lazy re-exports) and the command line
@@ -58,7 +59,7 @@ MJENV_LAYERS: dict[str, set[str]] = {
 }
 
 # third-party packages mjenv may import (the standard library is always allowed)
-MJENV_THIRD_PARTY = {"numpy"}
+MJENV_THIRD_PARTY = {"numpy", "matplotlib", "tqdm", "ray"}  # the last three: the arena
 # only the env module and its wrappers may import these; list them here when they exist
 GYM_PACKAGES = {"pettingzoo", "gymnasium"}
 GYM_MODULES: set[str] = {"mjenv.mahjong_env", "mjenv.registration", "mjenv.single_agent"}

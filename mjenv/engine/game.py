@@ -16,8 +16,9 @@ State is plain ints and lists: ``hands[s]`` are 34 counts of standing tiles, ``m
 face-up tiles: pools and exposed melds). Treat them as read-only.
 
 With ``false_win="penalize"`` Win may be declared at every decision a seat is asked (every
-draw turn, and every claim window the seat is in for another reason: no extra decisions are
-created); a false declaration ends the hand with the penalty. In a window, the Win answers are
+turn to discard — after a draw or after its own claim, where no win is possible —, and every
+claim window the seat is in for another reason: no extra decisions are created); a false
+declaration ends the hand with the penalty. In a window, the Win answers are
 examined in counter-clockwise order from the discarder and the first one decides (a real win,
 or a false one that is penalized).
 """
@@ -297,9 +298,9 @@ class Game:
         seat = self.current
         h = self.hands[seat]
         legal: list[int] = []
-        if self.turn_kind == TURN_DRAW and (
-                self.rules.false_win == "penalize" or self._self_drawn_win() is not None):
-            legal.append(A.WIN)
+        if self.rules.false_win == "penalize" or (
+                self.turn_kind == TURN_DRAW and self._self_drawn_win() is not None):
+            legal.append(A.WIN)  # after a claim only a false win (penalized) is possible
         legal.extend(A.DISCARD_BASE + t for t in range(NUM_KINDS) if h[t])
         if self.turn_kind == TURN_DRAW and self.wall.can_kong(seat):
             legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS) if h[t] == 4)
