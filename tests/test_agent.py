@@ -157,8 +157,8 @@ def test_make_agent_unknown_module() -> None:
 
 def test_make_agent_unknown_builtin_module() -> None:
     # named in the docs but not written yet (or not installed): a clear error, not ImportError
-    with pytest.raises(ValueError, match="cannot import 'agents.greedy'"):
-        make_agent("greedy")
+    with pytest.raises(ValueError, match="cannot import 'agents.policy'"):
+        make_agent("policy:model.pt")
 
 
 @pytest.mark.parametrize("attr", ["Nope", "CONSTANT"])
@@ -210,15 +210,22 @@ def test_random_spec_is_reproducible() -> None:
     first = choices(a, masks)
     assert first == choices(b, masks)
     assert first != choices(make_agent("random seed=4"), masks)
-    # reset with a seed restarts the stream; reset without one continues it
-    a.reset(0, seed=3)
-    assert choices(a, masks) == first
+    # reset with a seed restarts the stream from (own seed, reset seed); without one it goes on
+    a.reset(0, seed=7)
+    again = choices(a, masks)
+    a.reset(0, seed=7)
+    assert choices(a, masks) == again
     a.reset(1)
-    assert choices(a, masks) != first
+    assert choices(a, masks) != again
+    # differently seeded agents differ even when a caller resets both with one seed
     b.reset(2, seed=11)
-    c = RandomAgent()
+    c = make_agent("random seed=4")
     c.reset(2, seed=11)
-    assert choices(b, masks) == choices(c, masks)
+    assert choices(b, masks) != choices(c, masks)
+    d, e = RandomAgent(), RandomAgent()  # unseeded agents follow the reset seed alone
+    d.reset(2, seed=11)
+    e.reset(3, seed=11)
+    assert choices(d, masks) == choices(e, masks)
 
 
 def test_random_picks_only_legal_actions_and_covers_them() -> None:
