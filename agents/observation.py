@@ -29,6 +29,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from mjenv.actions import (
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    KONG_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PUNG_BASE,
+    WIN,
+    decode_chow,
+)
+from mjenv.actions import chow as chow_action
 from mjenv.encoders.default import (
     D_AFTER_CLAIM,
     D_CLAIM,
@@ -269,28 +282,7 @@ def read_observation(obs: npt.NDArray[np.floating], mask: npt.NDArray[np.integer
 
 
 # ---------------------------------------------------------------- the 235-action layout
-# Re-derived here because agents never import mjenv.engine (tests/test_layering.py);
-# tests/agents/test_observation.py checks it against mjenv.engine.actions.
-PASS = 0
-WIN = 1
-DISCARD_BASE = 2
-CHOW_BASE = 36
-PUNG_BASE = 99
-KONG_BASE = 133
-CONCEALED_KONG_BASE = 167
-ADDED_KONG_BASE = 201
-NUM_ACTIONS = 235
-
-
-def chow_action(middle: int, claimed: int) -> int:
-    """The chow ``middle-1, middle, middle+1`` made by claiming ``claimed`` (no checks)."""
-    suit, rank = divmod(middle, 9)
-    return CHOW_BASE + suit * 21 + (rank - 1) * 3 + (claimed - middle + 1)
-
-
-def decode_chow(a: int) -> tuple[int, int]:
-    """(middle tile, claimed tile) of a chow action id (36..98)."""
-    suit, rest = divmod(a - CHOW_BASE, 21)
-    mid_off, claim_off = divmod(rest, 3)
-    middle = suit * 9 + mid_off + 1
-    return middle, middle + claim_off - 1
+# re-exported for the agents (mjenv.actions is the public layout shared with Botzone / IJCAI)
+__all__ = ["ADDED_KONG_BASE", "CHOW_BASE", "CONCEALED_KONG_BASE", "DISCARD_BASE", "KONG_BASE",
+           "NUM_ACTIONS", "PASS", "PUNG_BASE", "WIN", "Facts", "chow_action", "decode_chow",
+           "read_observation"]

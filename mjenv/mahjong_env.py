@@ -143,8 +143,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper, OrderEnforcingWrapper
 
+from mjenv import actions as A
 from mjenv.encoders import make_encoder, make_oracle
-from mjenv.engine import actions as A
 from mjenv.engine.game import Game
 from mjenv.engine.match import Match
 from mjenv.engine.result import HandResult

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from mjenv import actions as A
 from mjenv.agent import Agent, make_agent
-from mjenv.engine import actions as A
 from mjenv.mahjong_env import AGENTS, MahjongEnv
 from mjenv.render import render_view
 from mjenv.tiles import CODES

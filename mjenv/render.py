@@ -12,7 +12,7 @@ Glyphs (🀇…) by default, codes (``W1``…) with ``glyphs=False``.
 
 from __future__ import annotations
 
-from mjenv.engine import actions as A
+from mjenv import actions as A
 from mjenv.engine.events import HIDDEN
 from mjenv.engine.seat_view import SeatView
 from mjenv.melds import CONCEALED_KONG, Meld

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 import mjenv.mahjong_env as card
+from mjenv.actions import NUM_ACTIONS, action_to_string
 from mjenv.encoders import ENCODERS, ORACLE_ENCODERS, describe_channels
-from mjenv.engine.actions import NUM_ACTIONS, action_to_string
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "env.md"

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from agents.random_agent import RandomAgent
+from mjenv import actions as A
 from mjenv.agent import BUILTIN_AGENTS, Agent, act_batch, make_agent, parse_spec
-from mjenv.engine import actions as A
 
 ROOT = Path(__file__).resolve().parents[1]
 

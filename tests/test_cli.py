@@ -399,7 +399,7 @@ def test_hand_in_a_process() -> None:
 @pytest.fixture
 def kong_record(tmp_path: Path) -> Path:
     """Seat 0 declares a concealed kong of W1 and wins on the tail replacement (杠上开花)."""
-    from mjenv.engine import actions as A
+    from mjenv import actions as A
     from mjenv.engine.record import save
     from tests.engine.helpers import game, t
 

@@ -25,13 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 _BASE = {"mjenv.tiles"}
 _MELDS = _BASE | {"mjenv.melds"}
-_DECOMPOSE = _MELDS | {"mjenv.decompose", "mjenv.inputs"}
+_DECOMPOSE = _MELDS | {"mjenv.decompose", "mjenv.inputs", "mjenv.actions"}
 ANY_MJENV = {"mjenv"}  # the prefix "mjenv" allows every mjenv module
 
 # module prefix (longest match wins) -> mjenv prefixes it may import
 MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.tiles": set(),
     "mjenv.melds": _BASE,
+    "mjenv.actions": _BASE,  # the 235-action layout: a convention shared with Botzone/IJCAI
     "mjenv.inputs": _MELDS,  # checks of user input shared by the layers above
     "mjenv.decompose": _MELDS,
     "mjenv.fans": _DECOMPOSE | {"mjenv.fans"},

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import mjenv.play as play_module
+from mjenv import actions as A
 from mjenv.cli import main
-from mjenv.engine import actions as A
 from mjenv.mahjong_env import AGENTS, MahjongEnv
 from mjenv.play import QuitGame, parse_choice, play_in_terminal
 from mjenv.tiles import CODES

@@ -33,8 +33,8 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from mjenv import actions as A
 from mjenv.botzone import protocol as P
-from mjenv.engine import actions as A
 from mjenv.engine.events import (
     AddedKong,
     Chow,

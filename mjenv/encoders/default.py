@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from mjenv.actions import WIN
 from mjenv.encoders.base import ChannelRow, SeatEncoder
-from mjenv.engine.actions import WIN
 from mjenv.engine.rules import MCR, RuleConfig
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from mjenv.tiles import EAST, NUM_KINDS
@@ -67,11 +67,21 @@ S_RIVER_LEN = 26  # 4: river length / 32 (capped)
 S_MELD_COUNT = 30  # 4: melds / 4
 RIVER_LEN_SCALE = 32
 
-_KIND_PLANE = {CHOW: M_CHOW, PUNG: M_PUNG, KONG: M_KONG, ADDED_KONG: M_ADDED_KONG,
-               CONCEALED_KONG: M_CONCEALED_KONG}
+# offsets in the flat (NUM_CHANNELS * T) buffer that ``encode`` fills
+_SIZE = NUM_CHANNELS * T
+_KIND_PLANE = {CHOW: M_CHOW * T, PUNG: M_PUNG * T, KONG: M_KONG * T,
+               ADDED_KONG: M_ADDED_KONG * T, CONCEALED_KONG: M_CONCEALED_KONG * T}
+_FROM_AT = (-1, M_FROM * T, (M_FROM + 1) * T, (M_FROM + 2) * T)  # by from_offset 1..3
+_MELD_AT = tuple((MELDS + r * MELD_PLANES) * T for r in range(4))
+_RIVER_AT = tuple((RIVER + r * RIVER_PLANES) * T for r in range(4))
+_COUNT_OFF, _CLAIMED_OFF, _EARLY_OFF = R_COUNT * T, R_CLAIMED * T, R_EARLY * T
+_SEAT_WIND_AT = SEAT_WIND * T + EAST
+_PREVALENT_AT = PREVALENT_WIND * T + EAST
 _SCALAR_BASE = SCALARS * T
-_GE = tuple(bytes(int(c > k) for c in range(256)) for k in range(4))
+_GE0, _GE1, _GE2, _GE3 = (bytes(int(c > k) for c in range(256)) for k in range(4))
 """``bytes.translate`` tables: count -> 1 if count >= k + 1 else 0."""
+_U8, _F32 = np.dtype(np.uint8), np.dtype(np.float32)
+_frombuffer, _multiply = np.frombuffer, np.multiply
 
 
 def _row(first: int, n: int, name: str, desc: str) -> ChannelRow:
@@ -181,95 +191,102 @@ class DefaultEncoder(SeatEncoder):
         sc[S_RIVER_LEN:S_RIVER_LEN + 4] = 1 / RIVER_LEN_SCALE
         sc[S_MELD_COUNT:S_MELD_COUNT + 4] = 1 / 4
         self._scale = scale
+        self._flat_scale = scale.ravel()
         self._per_seat = rules.wall_layout == "per_seat"
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         me = view.seat
-        buf = bytearray(NUM_CHANNELS * T)  # integer counts; see __init__ for the scales
+        buf = bytearray(_SIZE)  # integer counts; see __init__ for the scales
 
         hand = bytes(view.hand)
-        buf[HAND * T:(HAND + 1) * T] = hand.translate(_GE[0])
-        buf[(HAND + 1) * T:(HAND + 2) * T] = hand.translate(_GE[1])
-        buf[(HAND + 2) * T:(HAND + 3) * T] = hand.translate(_GE[2])
-        buf[(HAND + 3) * T:(HAND + 4) * T] = hand.translate(_GE[3])
-        buf[SEAT_WIND * T + EAST + view.seat_wind] = 1
-        buf[PREVALENT_WIND * T + EAST + view.prevalent_wind] = 1
+        buf[0:T] = hand.translate(_GE0)
+        buf[T:2 * T] = hand.translate(_GE1)
+        buf[2 * T:3 * T] = hand.translate(_GE2)
+        buf[3 * T:4 * T] = hand.translate(_GE3)
+        buf[_SEAT_WIND_AT + view.seat_wind] = 1
+        buf[_PREVALENT_AT + view.prevalent_wind] = 1
         buf[UNSEEN * T:(UNSEEN + 1) * T] = bytes(view.unseen)
 
         sb = _SCALAR_BASE
         buf[sb + S_DEALER + (view.dealer - me) % 4] = 1
-        per_seat = self._per_seat
+        all_melds, rivers, flowers = view.melds, view.river, view.flowers
         for r in range(4):
-            s = (me + r) % 4
+            s = (me + r) & 3
             # ---- melds
-            ms = view.melds[s]
+            ms = all_melds[s]
             if ms:
-                mb = (MELDS + r * MELD_PLANES) * T
+                mb = _MELD_AT[r]
                 hidden = 0
                 for m in ms:
                     kind = m.kind
                     x = m.tiles[0]
                     if kind == CHOW:
-                        buf[mb + x] += 1
-                        buf[mb + x + 1] += 1
-                        buf[mb + x + 2] += 1
+                        x += mb
+                        buf[x] += 1
+                        buf[x + 1] += 1
+                        buf[x + 2] += 1
                     elif x < 0:  # another seat's concealed kong, tile hidden
                         hidden += 1
                         continue
                     else:
-                        buf[mb + _KIND_PLANE[kind] * T + x] = 1
-                    got, fo = m.claimed, m.from_offset
-                    if got is not None and fo is not None:
-                        buf[mb + (M_FROM + fo - 1) * T + got] += 1
+                        buf[mb + _KIND_PLANE[kind] + x] = 1
+                    fo = m.from_offset
+                    if fo is not None:
+                        got = m.claimed
+                        if got is not None:
+                            buf[mb + _FROM_AT[fo] + got] += 1
                 buf[sb + S_HIDDEN_KONGS + r] = hidden
                 buf[sb + S_MELD_COUNT + r] = len(ms)
             # ---- river
-            river = view.river[s]
+            river = rivers[s]
             n = len(river)
             if n:
-                rb = (RIVER + r * RIVER_PLANES) * T
-                cb = rb + R_COUNT * T
-                for t in river:
-                    buf[cb + t] += 1
-                eb = rb + R_EARLY * T
-                for t in river[:EARLY_N]:
-                    buf[eb + t] += 1
+                rb = _RIVER_AT[r]
+                # the counts are kept by the view with the river
+                buf[rb + _COUNT_OFF:rb + _COUNT_OFF + T] = view.river_counts[s]
+                buf[rb + _CLAIMED_OFF:rb + _CLAIMED_OFF + T] = view.claimed_counts[s]
+                eb = rb + _EARLY_OFF
+                if n <= EARLY_N:
+                    buf[eb:eb + T] = view.river_counts[s]
+                else:
+                    for t in river[:EARLY_N]:
+                        buf[eb + t] += 1
                 lb = rb
                 for t in river[:-LAST_K - 1:-1]:
                     buf[lb + t] = 1
                     lb += T
-                claimed = view.claimed_by[s]
-                if max(claimed) >= 0:
-                    clb = rb + R_CLAIMED * T
-                    for t, by in zip(river, claimed, strict=True):
-                        if by >= 0:
-                            buf[clb + t] += 1
                 buf[sb + S_RIVER_LEN + r] = n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE
             # ---- per-seat scalars
-            buf[sb + S_FLOWERS + r] = len(view.flowers[s])
-            if per_seat:
-                buf[sb + S_PART_LEFT + r] = view.seat_tiles_left(s)
+            fl = flowers[s]
+            if fl:
+                buf[sb + S_FLOWERS + r] = len(fl)
+        if self._per_seat:
+            for r in range(4):
+                buf[sb + S_PART_LEFT + r] = view.seat_tiles_left((me + r) & 3)
 
         buf[sb + S_TILES_LEFT] = view.tiles_left
         if view.over:
             buf[sb + S_OVER] = 1
 
         # ---- the decision at hand (nothing when this seat is not asked)
-        if mask.any():
-            if mask[WIN]:
+        bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
+        drawn = view.drawn
+        if 1 in bits:
+            if bits[WIN]:
                 buf[sb + S_WIN_LEGAL] = 1
             ct = view.claim_tile
             if ct >= 0 and view.claim_from != me:
                 buf[sb + S_KIND + (D_ROB if view.claim_rob else D_CLAIM)] = 1
                 buf[DECISION_TILE * T + ct] = 1
                 buf[sb + S_OFFERER + (view.claim_from - me) % 4 - 1] = 1
-            elif view.drawn >= 0:
+            elif drawn >= 0:
                 buf[sb + S_KIND + D_DRAW] = 1
-                buf[DECISION_TILE * T + view.drawn] = 1
+                buf[DECISION_TILE * T + drawn] = 1
             else:
                 buf[sb + S_KIND + D_AFTER_CLAIM] = 1
-        if view.drawn >= 0:
-            buf[DRAWN * T + view.drawn] = 1
+        if drawn >= 0:
+            buf[DRAWN * T + drawn] = 1
 
-        counts = np.frombuffer(buf, dtype=np.uint8).reshape(NUM_CHANNELS, T)
-        return np.multiply(counts, self._scale, dtype=np.float32)
+        out: npt.NDArray[np.float32] = _multiply(_frombuffer(buf, _U8), self._flat_scale,
+                                                 dtype=_F32).reshape(NUM_CHANNELS, T)
+        return out

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import operator
 
+from mjenv import actions as A
 from mjenv.decompose import waiting_counts
-from mjenv.engine import actions as A
 from mjenv.engine.events import (
     AddedKong,
     Chow,

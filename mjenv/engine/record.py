@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mjenv.engine import actions as A
+from mjenv import actions as A
 from mjenv.engine.events import HIDDEN, Event
 from mjenv.engine.game import PENALIZE, Game
 from mjenv.engine.match import Match

@@ -8,11 +8,13 @@ True
 
 Why a separate fold: an agent (or a feature encoder) must never be able to read another seat's
 hidden tiles, so it should not look at :class:`~mjenv.engine.game.Game` at all. A
-:class:`SeatView` is rebuilt from the event stream alone, and :meth:`SeatView.apply` passes
-every event through :func:`mjenv.engine.events.view` itself, so feeding it the game's full
-(referee's) event list is safe: another seat's draws, deal and concealed kongs reach the fold
-already redacted. Already-redacted events are accepted too (redacting twice changes nothing),
-so the result is the same whichever list a caller holds.
+:class:`SeatView` is rebuilt from the event stream alone, and :meth:`SeatView.apply` reads
+the hidden fields of a private event (a deal, a draw, a concealed kong's tile) only when it is
+the viewer's own, exactly as if it had redacted the event first
+(:func:`mjenv.engine.events.view`), so feeding it the game's full (referee's) event list is
+safe: another seat's draws, deal and concealed kongs fold as their redacted copies. Already-
+redacted events are accepted too (they fold the same), so the result is the same whichever
+list a caller holds.
 
 The fold mirrors the engine's own bookkeeping wherever the information is public or the seat's
 own, so tests can compare it with the game after every step:
@@ -37,6 +39,7 @@ from the deal or an earlier replacement draw that was already counted).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from mjenv.engine.events import (
@@ -54,10 +57,9 @@ from mjenv.engine.events import (
     Penalty,
     Pung,
     Win,
-    view,
 )
 from mjenv.engine.result import HandResult
-from mjenv.melds import CONCEALED_KONG, PUNG, Meld
+from mjenv.melds import ADDED_KONG, CONCEALED_KONG, KONG, PUNG, Meld
 from mjenv.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
@@ -73,6 +75,21 @@ def _hidden_kong() -> Meld:
     object.__setattr__(m, "claimed", None)
     object.__setattr__(m, "from_offset", None)
     return m
+
+
+@cache
+def _chow(first: int, claimed: int) -> Meld:
+    """Melds are immutable: the fold shares one object per distinct meld (building and
+    validating a new one for each of the four views is the fold's dearest step)."""
+    return Meld.chow(first, claimed=claimed)
+
+
+@cache
+def _meld(kind: str, tile: int, from_offset: int | None) -> Meld:
+    """A pung, kong, added kong or concealed kong of ``tile``, shared (see :func:`_chow`)."""
+    if kind == CONCEALED_KONG:
+        return Meld.concealed_kong(tile)
+    return Meld(kind, (tile,) * (3 if kind == PUNG else 4), tile, from_offset)
 
 
 HIDDEN_KONG: Meld = _hidden_kong()
@@ -102,6 +119,9 @@ class SeatView:
     ``river[s]``, ``claimed_by[s]``
         every tile ``s`` discarded, in order, and for each the seat that claimed it (chow, pung,
         kong, or a win on it) or -1.
+    ``river_counts[s]``, ``claimed_counts[s]``
+        34 counts (a ``bytearray``) of the tiles in ``river[s]``, and of those claimed: kept
+        with the river so that encoders need not recount it.
     ``discards[s]``
         the pool: the tiles of ``river[s]`` still lying there.
     ``flowers[s]``
@@ -134,7 +154,8 @@ class SeatView:
 
     __slots__ = (
         "seat", "dealer", "prevalent_wind", "num_tiles",
-        "hand", "drawn", "melds", "river", "claimed_by", "discards", "flowers",
+        "hand", "drawn", "melds", "river", "claimed_by", "river_counts", "claimed_counts",
+        "discards", "flowers",
         "tiles_left", "wall_taken", "unseen", "last_discard", "last_discarder",
         "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
         "over", "result", "revealed",
@@ -157,6 +178,8 @@ class SeatView:
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
         self.claimed_by: list[list[int]] = [[] for _ in range(4)]
+        self.river_counts: list[bytearray] = [bytearray(NUM_KINDS) for _ in range(4)]
+        self.claimed_counts: list[bytearray] = [bytearray(NUM_KINDS) for _ in range(4)]
         self.discards: list[list[int]] = [[] for _ in range(4)]
         self.flowers: list[list[int]] = [[] for _ in range(4)]
         self.tiles_left = num_tiles
@@ -176,7 +199,8 @@ class SeatView:
     @classmethod
     def of_game(cls, game: Game, seat: int) -> SeatView:
         """``seat``'s view of ``game`` so far. Reads only public facts of the game (dealer,
-        prevalent wind, wall size) and its event list, which :meth:`apply` redacts."""
+        prevalent wind, wall size) and its event list, which :meth:`apply` folds as the seat
+        sees it."""
         v = cls(seat, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
                 num_tiles=game.rules.num_tiles)
         v.extend(game.events)
@@ -206,45 +230,40 @@ class SeatView:
     def apply(self, event: Event) -> None:
         """Fold one event as this seat sees it.
 
-        The event is redacted here (:func:`~mjenv.engine.events.view`), so a raw event and its
-        redacted copy fold identically. ValueError after the final event: a hand has no more.
+        Another seat's private event (its deal, draw or concealed kong) is folded without
+        reading its hidden fields, exactly as its redacted copy
+        (:func:`~mjenv.engine.events.view`) would be: a raw event and its redacted copy fold
+        identically. ValueError after the final event: a hand has no more.
         """
         if self.over:
             raise ValueError("the hand is over: no event follows the final one")
-        e = view(event, self.seat)
+        e = event
         me = self.seat
         s = e.seat
         if not 0 <= s <= 3:
             raise ValueError(f"event seat must be 0..3, got {s!r}")
-        if isinstance(e, Deal) and self.num_events == 0 and s != self.dealer:
+        if self.num_events == 0 and isinstance(e, Deal) and s != self.dealer:
             raise ValueError(f"the first deal goes to the dealer {self.dealer}, not seat {s}")
         # an added kong that was not robbed completes when its declarer gets the replacement
-        if (self.claim_rob and s == self.claim_from
-                and isinstance(e, (Draw, Flower)) and not (isinstance(e, Flower) and e.initial)):
-            self._complete_added_kong(s, self.claim_tile)
-        self.claim_tile, self.claim_from, self.claim_rob = -1, -1, False
-        self.drawn = -1
+        if self.claim_rob:
+            if s == self.claim_from and isinstance(e, (Draw, Flower)) \
+                    and not (isinstance(e, Flower) and e.initial):
+                self._complete_added_kong(s, self.claim_tile)
+            self.claim_rob = False
+        self.claim_tile = self.claim_from = self.drawn = -1
         self.last_actor = s
         self.num_events += 1
 
-        if isinstance(e, Deal):
-            self.tiles_left -= 13
-            self.wall_taken[s] += 13
-            if s == me:
-                for t in e.tiles:
-                    if t < NUM_KINDS:
-                        self._see_own(t)
-        elif isinstance(e, Draw):
+        # the branches test the commonest events first; only ``s == me`` reads private fields
+        if isinstance(e, Draw):
             self.tiles_left -= 1
             self.wall_taken[s] += 1
-            if s == me and 0 <= e.tile < NUM_KINDS:
-                self._see_own(e.tile)
-                self.drawn = e.tile
-        elif isinstance(e, Flower):
-            if not e.initial:  # drawn from the wall during play, with no Draw event
-                self.tiles_left -= 1
-                self.wall_taken[s] += 1
-            self.flowers[s].append(e.tile)
+            if s == me:
+                t = e.tile
+                if 0 <= t < NUM_KINDS:
+                    self.hand[t] += 1
+                    self.unseen[t] -= 1
+                    self.drawn = t
         elif isinstance(e, Discard):
             t = e.tile
             if s == me:
@@ -253,23 +272,36 @@ class SeatView:
                 self.unseen[t] -= 1
             self.river[s].append(t)
             self.claimed_by[s].append(-1)
+            self.river_counts[s][t] += 1
             self.discards[s].append(t)
-            self.last_discard, self.last_discarder = t, s
-            self.claim_tile, self.claim_from = t, s
+            self.last_discard = self.claim_tile = t
+            self.last_discarder = self.claim_from = s
+        elif isinstance(e, Flower):
+            if not e.initial:  # drawn from the wall during play, with no Draw event
+                self.tiles_left -= 1
+                self.wall_taken[s] += 1
+            self.flowers[s].append(e.tile)
+        elif isinstance(e, Deal):
+            self.tiles_left -= 13
+            self.wall_taken[s] += 13
+            if s == me:
+                for t in e.tiles:
+                    if t < NUM_KINDS:
+                        self._see_own(t)
         elif isinstance(e, Chow):
             self._take_discard(s, e.from_seat, e.claimed)
             for x in e.tiles:
                 if x != e.claimed:
                     self._move_to_meld(s, x, 1)
-            self.melds[s].append(Meld.chow(e.tiles[0], claimed=e.claimed))
+            self.melds[s].append(_chow(e.tiles[0], e.claimed))
         elif isinstance(e, Pung):
             self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 2)
-            self.melds[s].append(Meld.pung(e.tile, from_offset=(e.from_seat - s) % 4))
+            self.melds[s].append(_meld(PUNG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, Kong):
             self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 3)
-            self.melds[s].append(Meld.kong(e.tile, from_offset=(e.from_seat - s) % 4))
+            self.melds[s].append(_meld(KONG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, AddedKong):
             if s != me:
                 self.unseen[e.tile] -= 1
@@ -277,7 +309,7 @@ class SeatView:
         elif isinstance(e, ConcealedKong):
             if s == me:
                 self.hand[e.tile] -= 4
-                self.melds[s].append(Meld.concealed_kong(e.tile))
+                self.melds[s].append(_meld(CONCEALED_KONG, e.tile, None))
             else:
                 self.melds[s].append(HIDDEN_KONG)
         elif isinstance(e, Win):
@@ -307,6 +339,7 @@ class SeatView:
                              f"tile is {pool[-1] if pool else None}")
         pool.pop()
         self.claimed_by[discarder][-1] = claimer
+        self.claimed_counts[discarder][t] += 1
 
     def _move_to_meld(self, s: int, t: int, n: int) -> None:
         """``n`` copies of ``t`` go from ``s``'s hand to a face-up meld."""
@@ -319,7 +352,7 @@ class SeatView:
         ms = self.melds[s]
         for i, m in enumerate(ms):
             if m.kind == PUNG and m.first == t:
-                ms[i] = Meld.added_kong(t, from_offset=m.from_offset)
+                ms[i] = _meld(ADDED_KONG, t, m.from_offset)
                 break
         else:
             raise ValueError(f"seat {s} adds {t} to a kong but has no such pung")
@@ -356,7 +389,7 @@ class SeatView:
                     t = next(shown, None)
                     if t is None:
                         raise ValueError(f"seat {s}'s concealed kongs are not all revealed")
-                    ms[i] = Meld.concealed_kong(t)
+                    ms[i] = _meld(CONCEALED_KONG, t, None)
                     self.unseen[t] -= 4
         self.over = True
         self.result = result
@@ -374,6 +407,8 @@ class SeatView:
         v.melds = [m[:] for m in self.melds]
         v.river = [r[:] for r in self.river]
         v.claimed_by = [c[:] for c in self.claimed_by]
+        v.river_counts = [c[:] for c in self.river_counts]
+        v.claimed_counts = [c[:] for c in self.claimed_counts]
         v.discards = [d[:] for d in self.discards]
         v.flowers = [f[:] for f in self.flowers]
         return v

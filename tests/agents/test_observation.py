@@ -139,7 +139,7 @@ def test_num_tiles_given_and_shape_checked() -> None:
 
 def test_action_layout_matches_the_engine() -> None:
     from agents import observation as ob
-    from mjenv.engine import actions as A
+    from mjenv import actions as A
 
     for name in ("PASS", "WIN", "DISCARD_BASE", "CHOW_BASE", "PUNG_BASE", "KONG_BASE",
                  "CONCEALED_KONG_BASE", "ADDED_KONG_BASE", "NUM_ACTIONS"):

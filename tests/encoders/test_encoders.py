@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from mjenv import actions as A
 from mjenv.encoders import (
     ENCODERS,
     ORACLE_ENCODERS,
@@ -20,7 +21,6 @@ from mjenv.encoders import (
 )
 from mjenv.encoders import default as D
 from mjenv.engine import BOTZONE, MCR, Game, RuleConfig, SeatView
-from mjenv.engine import actions as A
 from mjenv.engine.events import ConcealedKong, Deal, Draw, Event
 from mjenv.engine.seat_view import fold
 from mjenv.tiles import EAST, FLOWER_BASE, NUM_KINDS

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
+from mjenv import actions as A
 from mjenv.engine import Game
-from mjenv.engine import actions as A
 from mjenv.engine.rules import MCR, RuleConfig
 from mjenv.tiles import CODES, FLOWER_BASE, parse_tiles
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjenv.engine import actions as A
+from mjenv import actions as A
 from mjenv.tiles import NUM_KINDS, tile_code
 
 

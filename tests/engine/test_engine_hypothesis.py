@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mjenv import actions as A
 from mjenv.engine import BOTZONE, MCR, NUM_ACTIONS, Game, RuleConfig, check_invariants
-from mjenv.engine import actions as A
 from mjenv.engine.record import record_of, to_json
 
 from .test_play_acceptance import is_real_win, steered

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from mjenv import actions as A
 from mjenv.engine import BOTZONE, MCR, Game, Match, RuleConfig, check_invariants
-from mjenv.engine import actions as A
 from mjenv.engine.events import Win
 from mjenv.engine.game import PLAY
 from mjenv.engine.record import (

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from mjenv import actions as A
 from mjenv.engine import Game, Match, RuleConfig, check_invariants
-from mjenv.engine import actions as A
 from mjenv.engine.events import HIDDEN, ConcealedKong, Deal, Draw, Event, view
 
 

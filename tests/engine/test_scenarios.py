@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from mjenv import actions as A
 from mjenv.engine import Game, RuleConfig, check_invariants
-from mjenv.engine import actions as A
 from mjenv.engine.events import Chow, DrawGame, Flower, Penalty, Pung, Win
 from mjenv.engine.events import Draw as DrawEvent
 from mjenv.engine.game import PLAY, ROB

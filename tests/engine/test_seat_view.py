@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mjenv import actions as A
 from mjenv.engine import Game, RuleConfig
-from mjenv.engine import actions as A
 from mjenv.engine.events import (
     HIDDEN,
     ConcealedKong,

@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 import mjenv
-from mjenv.engine import actions as A
+from mjenv import actions as A
 from mjenv.engine.events import AddedKong, Chow, ConcealedKong, Discard, Draw, Kong, Pung
 from mjenv.engine.game import CLAIM, PLAY, ROB, Game
 from mjenv.engine.seat_view import SeatView

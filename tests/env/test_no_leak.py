@@ -34,7 +34,7 @@ import pytest
 
 import mjenv
 import mjenv.engine.game as game_module
-from mjenv.engine import actions as A
+from mjenv import actions as A
 from mjenv.engine import wall as wall_module
 from mjenv.engine.events import (
     AddedKong,

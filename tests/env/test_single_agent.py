@@ -10,8 +10,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from agents.random_agent import RandomAgent
+from mjenv import actions as A
 from mjenv.agent import Agent
-from mjenv.engine import actions as A
 from mjenv.mahjong_env import AGENTS
 from mjenv.single_agent import SingleAgentEnv
 
