@@ -277,12 +277,11 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The agent's legal actions now as 235 int8 (all zero when it is not asked)."""
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        mask = bytearray(A.NUM_ACTIONS)  # ~3x faster than np.zeros + mask[legal] = 1
         if self.game is not None and not self.terminations.get(agent, True):
-            legal = self.game.legal_actions(SEAT_OF[agent])
-            if legal:
-                mask[legal] = 1
-        return mask
+            for a in self.game.legal_actions(SEAT_OF[agent]):
+                mask[a] = 1
+        return np.frombuffer(mask, dtype=np.int8)  # writable: it views its own bytearray
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -390,6 +389,10 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         return float((payment > 0) - (payment < 0))
 
 
+LastTuple = tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
+"""What ``last()`` returns: observation, cumulative reward, termination, truncation, info."""
+
+
 class PenalizeIllegalActions(BaseWrapper[str, dict[str, np.ndarray], int | None]):
     """An illegal action (outside the mask, or not an action id) ends the hand with the
     profile's zero-sum penalty on the offender (−30, +10 to each other seat) and warns, instead
@@ -400,16 +403,33 @@ class PenalizeIllegalActions(BaseWrapper[str, dict[str, np.ndarray], int | None]
         assert isinstance(env, MahjongEnv)
         agent = env.agent_selection
         if action is not None and not env.terminations.get(agent, True):
-            mask = env.action_mask(agent)
+            game = env.game
+            # the game's legal list, not a 235-entry mask built for one lookup
             valid = isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
-                and 0 <= int(action) < A.NUM_ACTIONS and mask[int(action)] == 1
+                and game is not None and int(action) in game.legal_actions(SEAT_OF[agent])
             if not valid:
                 warnings.warn(f"{agent} played the illegal action {action!r}: the hand ends "
                               f"with the penalty ({env.rules.penalty_offender} / "
                               f"+{env.rules.penalty_others} each other seat)", stacklevel=2)
                 env.penalize(agent)
                 return
-        super().step(action)
+        self.env.step(action)
+
+    def last(self, observe: bool = True) -> LastTuple:
+        # AECEnv.last reads five attributes, each through BaseWrapper.__getattr__: ask the
+        # wrapped env's own last() instead (the same values)
+        out: LastTuple = self.env.last(observe)
+        return out
+
+
+class _OrderEnforcing(OrderEnforcingWrapper[str, dict[str, np.ndarray], int | None]):
+    """PettingZoo's order checks, with a direct ``last()`` (see PenalizeIllegalActions.last)."""
+
+    def last(self, observe: bool = True) -> LastTuple:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        out: LastTuple = self.env.last(observe)
+        return out
 
 
 def raw_env(**options: Any) -> MahjongEnv:
@@ -419,4 +439,4 @@ def raw_env(**options: Any) -> MahjongEnv:
 
 def env(**options: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
     """The wrapped environment: illegal actions are penalized, and the usual order checks."""
-    return OrderEnforcingWrapper(PenalizeIllegalActions(raw_env(**options)))
+    return _OrderEnforcing(PenalizeIllegalActions(raw_env(**options)))
