@@ -23,7 +23,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml setup.py $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install torch==2.13.0
 	$(BIN)/python -m pip install 'setuptools>=68' wheel 'mypy==2.4.1'
-	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train]'
+	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,distributed]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -41,7 +41,7 @@ test: lint
 # the peers the benchmarks compare with (the bench extra), installed on demand
 BENCH_STAMP := $(VENV)/.bench-installed
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,bench]'
+	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,distributed,bench]'
 	touch $(BENCH_STAMP)
 
 acceptance: $(STAMP) $(BENCH_STAMP)
