@@ -14,7 +14,8 @@ import numpy as np
 
 from mjenv import actions as A
 from mjenv.agent import Agent, make_agent
-from mjenv.mahjong_env import AGENTS, MahjongEnv
+from mjenv.engine.result import HandResult
+from mjenv.mahjong_env import AGENTS, MahjongEnv, result_info
 from mjenv.render import render_view
 from mjenv.tiles import CODES
 
@@ -65,12 +66,14 @@ def play_in_terminal(seat: int = 0, opponents: Sequence[str | Agent] = ("random"
     for i, bot in enumerate(bots):
         bot.reset(others[i], None if seed is None else seed + 1 + i)
     me = AGENTS[seat]
-    hands_seen = -1
+    shown = 0  # finished hands whose result was printed
     for agent in env.agent_iter():
         obs, _, term, trunc, info = env.last()
-        if agent == me and "result" in info and info["hand"] != hands_seen:
-            hands_seen = info["hand"]
-            write(_result_text(info["result"]))
+        if agent == me:  # every hand that ended since the person last looked, in order
+            finished = _finished(env)
+            for result in finished[shown:]:
+                write(_result_text(result_info(result)))
+            shown = len(finished)
         if term or trunc:
             env.step(None)
             continue
@@ -95,6 +98,13 @@ def play_in_terminal(seat: int = 0, opponents: Sequence[str | Agent] = ("random"
             write("  not a legal move here: answer with a number from the list, a move's "
                   "name, or a tile code to discard it")
         env.step(choice)
+
+
+def _finished(env: MahjongEnv) -> list[HandResult]:
+    if env.match is not None:
+        return list(env.match.results)
+    game = env.game
+    return [game.result] if game is not None and game.result is not None else []
 
 
 def _result_text(result: dict[str, object]) -> str:
