@@ -9,8 +9,12 @@ so it shows exactly what the seat may know: another seat's concealed kong is a c
 is hidden until the end), and neither another seat's hand nor the wall appears.
 
 Every cell is an integer count times a fixed per-cell scale (1, 1/4, 1/8, 1/wall size, ...):
-``encode`` writes the counts into a fresh ``bytearray`` in plain Python and one numpy multiply
-by the precomputed scale array makes the float32 observation, a new array per call.
+``encode`` joins the counts as bytes, plane by plane, and one numpy cast and multiply by the
+precomputed scale array make the float32 observation, a new array per call. Each seat's meld
+planes and river planes are memoized by content: the encoder keeps the last block made for each
+seat with a copy of what it was made from (the meld list; the river and its two count arrays)
+and reuses it only when the view at hand holds equal content, so any view (another seat's, a
+clone, a later one) gets exactly what computing afresh would give.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import numpy.typing as npt
 from mjenv.actions import WIN
 from mjenv.encoders.base import ChannelRow, SeatEncoder
 from mjenv.engine.rules import MCR, RuleConfig
-from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
+from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG, Meld
 from mjenv.tiles import EAST, NUM_KINDS
 
 if TYPE_CHECKING:
@@ -81,7 +85,8 @@ _SCALAR_BASE = SCALARS * T
 _GE0, _GE1, _GE2, _GE3 = (bytes(int(c > k) for c in range(256)) for k in range(4))
 """``bytes.translate`` tables: count -> 1 if count >= k + 1 else 0."""
 _U8, _F32 = np.dtype(np.uint8), np.dtype(np.float32)
-_frombuffer, _multiply = np.frombuffer, np.multiply
+_ndarray, _multiply = np.ndarray, np.multiply
+_SHAPE = (NUM_CHANNELS, T)
 
 
 def _row(first: int, n: int, name: str, desc: str) -> ChannelRow:
@@ -191,102 +196,129 @@ class DefaultEncoder(SeatEncoder):
         sc[S_RIVER_LEN:S_RIVER_LEN + 4] = 1 / RIVER_LEN_SCALE
         sc[S_MELD_COUNT:S_MELD_COUNT + 4] = 1 / 4
         self._scale = scale
-        self._flat_scale = scale.ravel()
         self._per_seat = rules.wall_layout == "per_seat"
+        # the last meld block / river block made for each seat (melds: two slots, the seat's
+        # own view and the others', which differ by its hidden concealed kongs), reused when
+        # the same content comes again (from any view: the memo is keyed by content)
+        self._meld_memo: list[tuple[list[Meld], bytes, int, int] | None] = [None] * 8
+        self._river_memo: list[tuple[list[int], bytes, bytes, bytes, int] | None] = [None] * 4
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         me = view.seat
-        buf = bytearray(_SIZE)  # integer counts; see __init__ for the scales
-
         hand = bytes(view.hand)
-        buf[0:T] = hand.translate(_GE0)
-        buf[T:2 * T] = hand.translate(_GE1)
-        buf[2 * T:3 * T] = hand.translate(_GE2)
-        buf[3 * T:4 * T] = hand.translate(_GE3)
-        buf[_SEAT_WIND_AT + view.seat_wind] = 1
-        buf[_PREVALENT_AT + view.prevalent_wind] = 1
-        buf[UNSEEN * T:(UNSEEN + 1) * T] = bytes(view.unseen)
-
-        sb = _SCALAR_BASE
-        buf[sb + S_DEALER + (view.dealer - me) % 4] = 1
+        drawn = view.drawn
+        sc = bytearray(T)  # the scalar row (integer counts; see __init__ for the scales)
+        sc[S_DEALER + (view.dealer - me) % 4] = 1
+        parts: list[bytes | bytearray] = [
+            hand.translate(_GE0), hand.translate(_GE1), hand.translate(_GE2),
+            hand.translate(_GE3), _ONE_HOT[drawn] if drawn >= 0 else _ZERO_PLANE,
+            _ZERO_PLANE,  # the decision tile, below
+            _ONE_HOT[EAST + view.seat_wind], _ONE_HOT[EAST + view.prevalent_wind],
+            bytes(view.unseen)]
+        rivers_at = len(parts) + 4
+        parts += _EMPTY_BLOCKS
         all_melds, rivers, flowers = view.melds, view.river, view.flowers
+        meld_memo, river_memo = self._meld_memo, self._river_memo
         for r in range(4):
             s = (me + r) & 3
-            # ---- melds
+            # ---- melds: the block is a function of the meld list alone (memo by content)
             ms = all_melds[s]
             if ms:
-                mb = _MELD_AT[r]
-                hidden = 0
-                for m in ms:
-                    kind = m.kind
-                    x = m.tiles[0]
-                    if kind == CHOW:
-                        x += mb
-                        buf[x] += 1
-                        buf[x + 1] += 1
-                        buf[x + 2] += 1
-                    elif x < 0:  # another seat's concealed kong, tile hidden
-                        hidden += 1
-                        continue
-                    else:
-                        buf[mb + _KIND_PLANE[kind] + x] = 1
-                    fo = m.from_offset
-                    if fo is not None:
-                        got = m.claimed
-                        if got is not None:
-                            buf[mb + _FROM_AT[fo] + got] += 1
-                buf[sb + S_HIDDEN_KONGS + r] = hidden
-                buf[sb + S_MELD_COUNT + r] = len(ms)
-            # ---- river
+                key = s + s if s == me else s + s + 1
+                mm = meld_memo[key]
+                if mm is None or ms != mm[0]:
+                    mm = meld_memo[key] = _meld_block(ms)
+                parts[9 + r] = mm[1]
+                sc[S_HIDDEN_KONGS + r] = mm[2]
+                sc[S_MELD_COUNT + r] = mm[3]
+            # ---- river: a function of the river and its two count arrays (memo by content)
             river = rivers[s]
-            n = len(river)
-            if n:
-                rb = _RIVER_AT[r]
-                # the counts are kept by the view with the river
-                buf[rb + _COUNT_OFF:rb + _COUNT_OFF + T] = view.river_counts[s]
-                buf[rb + _CLAIMED_OFF:rb + _CLAIMED_OFF + T] = view.claimed_counts[s]
-                eb = rb + _EARLY_OFF
-                if n <= EARLY_N:
-                    buf[eb:eb + T] = view.river_counts[s]
-                else:
-                    for t in river[:EARLY_N]:
-                        buf[eb + t] += 1
-                lb = rb
-                for t in river[:-LAST_K - 1:-1]:
-                    buf[lb + t] = 1
-                    lb += T
-                buf[sb + S_RIVER_LEN + r] = n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE
+            if river:
+                rc, cc = view.river_counts[s], view.claimed_counts[s]
+                rm = river_memo[s]
+                if rm is None or river != rm[0] or rc != rm[1] or cc != rm[2]:
+                    rm = river_memo[s] = _river_block(river, rc, cc)
+                parts[rivers_at + r] = rm[3]
+                sc[S_RIVER_LEN + r] = rm[4]
             # ---- per-seat scalars
             fl = flowers[s]
             if fl:
-                buf[sb + S_FLOWERS + r] = len(fl)
+                sc[S_FLOWERS + r] = len(fl)
         if self._per_seat:
             for r in range(4):
-                buf[sb + S_PART_LEFT + r] = view.seat_tiles_left((me + r) & 3)
+                sc[S_PART_LEFT + r] = view.seat_tiles_left((me + r) & 3)
 
-        buf[sb + S_TILES_LEFT] = view.tiles_left
+        sc[S_TILES_LEFT] = view.tiles_left
         if view.over:
-            buf[sb + S_OVER] = 1
+            sc[S_OVER] = 1
 
         # ---- the decision at hand (nothing when this seat is not asked)
         bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
-        drawn = view.drawn
         if 1 in bits:
             if bits[WIN]:
-                buf[sb + S_WIN_LEGAL] = 1
+                sc[S_WIN_LEGAL] = 1
             ct = view.claim_tile
             if ct >= 0 and view.claim_from != me:
-                buf[sb + S_KIND + (D_ROB if view.claim_rob else D_CLAIM)] = 1
-                buf[DECISION_TILE * T + ct] = 1
-                buf[sb + S_OFFERER + (view.claim_from - me) % 4 - 1] = 1
+                sc[S_KIND + (D_ROB if view.claim_rob else D_CLAIM)] = 1
+                parts[DECISION_TILE] = _ONE_HOT[ct]
+                sc[S_OFFERER + (view.claim_from - me) % 4 - 1] = 1
             elif drawn >= 0:
-                buf[sb + S_KIND + D_DRAW] = 1
-                buf[DECISION_TILE * T + drawn] = 1
+                sc[S_KIND + D_DRAW] = 1
+                parts[DECISION_TILE] = _ONE_HOT[drawn]
             else:
-                buf[sb + S_KIND + D_AFTER_CLAIM] = 1
-        if drawn >= 0:
-            buf[DRAWN * T + drawn] = 1
+                sc[S_KIND + D_AFTER_CLAIM] = 1
+        parts.append(sc)
 
-        out: npt.NDArray[np.float32] = _multiply(_frombuffer(buf, _U8), self._flat_scale,
-                                                 dtype=_F32).reshape(NUM_CHANNELS, T)
+        out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, b"".join(parts)).astype(_F32)
+        _multiply(out, self._scale, out=out)
         return out
+
+
+_ONE_HOT = tuple(bytes(int(i == t) for i in range(T)) for t in range(T))
+_ZERO_PLANE = bytes(T)
+_ZERO_MELD_BLOCK = bytes(MELD_PLANES * T)
+_ZERO_RIVER_BLOCK = bytes(RIVER_PLANES * T)
+_EMPTY_BLOCKS = (_ZERO_MELD_BLOCK,) * 4 + (_ZERO_RIVER_BLOCK,) * 4
+
+
+def _meld_block(ms: list[Meld]) -> tuple[list[Meld], bytes, int, int]:
+    """One seat's meld planes, its hidden concealed kongs and its meld count, with a copy of
+    the list they were made from (melds are immutable, so the copy is the memo's key)."""
+    block = bytearray(MELD_PLANES * T)
+    hidden = 0
+    for m in ms:
+        kind = m.kind
+        x = m.tiles[0]
+        if kind == CHOW:
+            block[x] += 1
+            block[x + 1] += 1
+            block[x + 2] += 1
+        elif x < 0:  # another seat's concealed kong, tile hidden
+            hidden += 1
+            continue
+        else:
+            block[_KIND_PLANE[kind] + x] = 1
+        fo = m.from_offset
+        if fo is not None:
+            got = m.claimed
+            if got is not None:
+                block[_FROM_AT[fo] + got] += 1
+    return ms[:], bytes(block), hidden, len(ms)
+
+
+def _river_block(river: list[int], counts: bytearray, claimed: bytearray,
+                 ) -> tuple[list[int], bytes, bytes, bytes, int]:
+    """One seat's river planes and its length scalar, with copies of what they were made
+    from (the memo's key)."""
+    n = len(river)
+    if n <= EARLY_N:
+        early: bytes | bytearray = counts
+    else:
+        early = bytearray(T)
+        for t in river[:EARLY_N]:
+            early[t] += 1
+    last = river[:-LAST_K - 1:-1]  # the most recent first
+    block = b"".join([*map(_ONE_HOT.__getitem__, last), _ZERO_PLANE * (LAST_K - len(last)),
+                      counts, claimed, early])
+    return (river[:], bytes(counts), bytes(claimed), block,
+            n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)

@@ -26,6 +26,7 @@ or a false one that is penalized).
 from __future__ import annotations
 
 import operator
+from itertools import compress
 
 from mjenv import actions as A
 from mjenv.decompose import waiting_counts
@@ -56,6 +57,21 @@ PHASE_NAMES = ("play", "claim", "rob", "over")
 TURN_DRAW, TURN_CLAIM = 0, 1  # how the seat to discard got its tile
 PENALIZE = -1
 """The entry :meth:`Game.penalize` leaves in :attr:`Game.actions` (not an action id)."""
+
+_DISCARD_IDS = tuple(A.DISCARD_BASE + t for t in range(NUM_KINDS))
+
+
+def _chows(t: int) -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for middle in (t - 1, t, t + 1):
+        if t < EAST and middle // 9 == t // 9 and 1 <= middle % 9 <= 7:
+            x, y = (u for u in (middle - 1, middle, middle + 1) if u != t)
+            out.append((A.chow(middle, t), x, y))
+    return tuple(out)
+
+
+_CHOWS = tuple(_chows(t) for t in range(NUM_KINDS))
+"""By claimed tile: each chow it can make, as (action id, the two other tiles needed)."""
 
 CLAIM_PRIORITY: dict[int, int] = {
     A.K_WIN: 3, A.K_KONG: 2, A.K_PUNG: 2, A.K_CHOW: 1, A.K_PASS: 0,
@@ -128,15 +144,20 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[int]:
         """The legal action ids of ``seat`` now, ascending (empty when it is not asked)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[int] | tuple[()]:
+        """:meth:`legal_actions` without the copy: the game's own list, not to be changed."""
         if self.phase == PLAY:
             if seat != self.current:
-                return []
-            if self._play_legal is None:
-                self._play_legal = self._compute_play_legal()
-            return list(self._play_legal)
+                return ()
+            legal = self._play_legal
+            if legal is None:
+                legal = self._play_legal = self._compute_play_legal()
+            return legal
         if self.phase == OVER or seat in self._answers:
-            return []
-        return list(self._options.get(seat, ()))
+            return ()
+        return self._options.get(seat, ())
 
     def step(self, seat: int, action: int) -> list[Event]:
         """Apply ``seat``'s ``action``; returns the events it produced (forced moves included).
@@ -149,7 +170,7 @@ class Game:
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int id, got {action!r}") from None
-        legal = self.legal_actions(seat)
+        legal = self._legal(seat)
         if a not in legal:
             what = A.action_to_string(a) if 0 <= a < A.NUM_ACTIONS else repr(a)
             if not legal:
@@ -297,15 +318,20 @@ class Game:
     def _compute_play_legal(self) -> list[int]:
         seat = self.current
         h = self.hands[seat]
-        legal: list[int] = []
-        if self.rules.false_win == "penalize" or (
-                self.turn_kind == TURN_DRAW and self._self_drawn_win() is not None):
-            legal.append(A.WIN)  # after a claim only a false win (penalized) is possible
-        legal.extend(A.DISCARD_BASE + t for t in range(NUM_KINDS) if h[t])
-        if self.turn_kind == TURN_DRAW and self.wall.can_kong(seat):
-            legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS) if h[t] == 4)
-            legal.extend(sorted(A.ADDED_KONG_BASE + m.first for m in self.melds[seat]
-                                if m.kind == PUNG and h[m.first]))
+        drew = self.turn_kind == TURN_DRAW
+        legal: list[int] = [A.WIN] if self.rules.false_win == "penalize" or (
+            drew and self._self_drawn_win() is not None) else []
+        # (after a claim only a false win, penalized, is possible)
+        legal += compress(_DISCARD_IDS, h)  # the kinds in hand
+        if drew:
+            four, melds = 4 in h, self.melds[seat]
+            if (four or melds) and self.wall.can_kong(seat):
+                if four:
+                    legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS)
+                                 if h[t] == 4)
+                if melds:
+                    legal.extend(sorted(A.ADDED_KONG_BASE + m.first for m in melds
+                                        if m.kind == PUNG and h[m.first]))
         return legal
 
     def _play(self, seat: int, a: int) -> None:
@@ -317,7 +343,10 @@ class Game:
             self.visible[t] += 1
             self.holder = None
             self._out.append(Discard(seat, t))
-            self._update_waits(seat)
+            if self.turn_kind != TURN_DRAW or t != self.drawn_tile:
+                self._update_waits(seat)
+            # else the drawn tile went straight out: the hand is the one the waits were
+            # last computed for (every draw follows an update), so they stand
             self._open_claims(seat, t)
         elif kind == A.K_WIN:
             res = self._self_drawn_win()
@@ -350,33 +379,36 @@ class Game:
         wall = self.wall
         last = wall.is_last(d)
         penalize = self.rules.false_win == "penalize"
+        hands, waits = self.hands, self._waits
         for i in (1, 2, 3):
-            s = (d + i) % 4
-            h = self.hands[s]
-            acts: list[int] = []
-            res = None
-            if t in self._waits[s]:
+            s = (d + i) & 3
+            h = hands[s]
+            n = h[t]
+            win = t in waits[s]
+            # most seats can do nothing: no wait on t, and no pung or chow possible
+            if not win and (last or (n < 2 and (i != 1 or not _CHOWS[t]))):
+                continue
+            acts: list[int] = []  # ascending: win, chows, pung, kong
+            if win:
                 res = self._score(s, t, self_drawn=False,
-                                  last_copy=self.visible[t] - 1 >= 3 and h[t] == 0,
+                                  last_copy=self.visible[t] - 1 >= 3 and n == 0,
                                   last_tile=last, kong_win=False)
                 self._wins[s] = res
-            if res is not None:
-                acts.append(A.WIN)
+                if res is not None:
+                    acts.append(A.WIN)
             if not last:  # the final discard may be claimed only for a win
-                if i == 1 and t < EAST:
-                    for middle in (t - 1, t, t + 1):
-                        if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7:
-                            continue
-                        if all(h[x] for x in (middle - 1, middle, middle + 1) if x != t):
-                            acts.append(A.chow(middle, t))
-                if h[t] >= 2:
+                if i == 1:
+                    for a, x, y in _CHOWS[t]:
+                        if h[x] and h[y]:
+                            acts.append(a)
+                if n >= 2:
                     acts.append(A.PUNG_BASE + t)
-                if h[t] == 3 and wall.can_kong(s):
-                    acts.append(A.KONG_BASE + t)
-            if penalize and acts and A.WIN not in acts:
-                acts.append(A.WIN)  # a seat asked anyway may also declare (and be penalized)
+                    if n == 3 and wall.can_kong(s):
+                        acts.append(A.KONG_BASE + t)
             if acts:
-                self._options[s] = [A.PASS, *sorted(acts)]
+                if penalize and acts[0] != A.WIN:
+                    acts.insert(0, A.WIN)  # a seat asked anyway may also declare (penalized)
+                self._options[s] = [A.PASS, *acts]
         if not self._options:
             self._no_claim()
 
