@@ -27,7 +27,9 @@ if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
         ext_modules = mypycify(COMPILED_MODULES, opt_level="3")
         for extension in ext_modules:
             extension.optional = True  # a failed C build leaves the plain Python modules
-    except Exception as err:  # no mypyc: plain Python is complete, just slower
-        print(f"mjenv: not compiling with mypyc ({err}); installing pure Python", file=sys.stderr)
+    except (Exception, SystemExit) as err:  # no mypyc, or its type check failed (it exits):
+        # plain Python is complete, just slower
+        print(f"mjenv: not compiling with mypyc ({err!r}); installing pure Python",
+              file=sys.stderr)
 
 setup(ext_modules=ext_modules)

@@ -25,9 +25,8 @@ __version__ = "0.1.0"
 
 __all__ = ["__version__", "calculate", "env", "raw_env"]
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only light modules here: mypyc's build type-checks what this imports
     from mjenv.fans import calculate
-    from mjenv.mahjong_env import env, raw_env
 
 
 def __getattr__(name: str) -> Any:
