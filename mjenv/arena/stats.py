@@ -109,6 +109,19 @@ def table(summary: dict[str, Any], names: Sequence[str]) -> str:
                      f"{s['win_rate']:>6.1%} {s['self_drawn_rate']:>6.1%} "
                      f"{s['deal_in_rate']:>7.1%} {s['draw_rate']:>6.1%} "
                      f"{s['mean_win_points']:>7.1f}")
+    pairwise = summary.get("pairwise", {})
+    if len(names) > 2 and pairwise:
+        lines += ["", "pairwise: row minus column, mean score per hand over common deals "
+                  "(95% CI half-width)"]
+        width = max(12, *(len(n[:16]) + 1 for n in names))
+        lines.append(" " * 24 + "".join(f"{n[:16]:>{width}}" for n in names))
+        for a in names:
+            cells = []
+            for b in names:
+                d = pairwise.get(a, {}).get(b)
+                text = "-" if d is None else f"{d['mean']:+.1f}±{d['high'] - d['mean']:.1f}"
+                cells.append(f"{text:>{width}}")
+            lines.append(f"{a[:24]:<24}" + "".join(cells))
     if "score_difference" in summary:
         d = summary["score_difference"]
         lines.append("")
