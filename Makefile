@@ -24,6 +24,7 @@ $(STAMP): pyproject.toml setup.py $(SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install torch==2.13.0
 	$(BIN)/python -m pip install 'setuptools>=68' wheel 'mypy==2.4.1'
 	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,distributed]'
+	@$(BIN)/python -c "import mjenv.decompose as d; d.__file__.endswith('.py') and print('mjenv: WARNING: the mypyc build failed, pure Python installed (slower); see setup.py')"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -35,9 +35,11 @@ def __getattr__(name: str) -> Any:
 
         return calculate
     if name in ("env", "raw_env"):
-        from mjenv import mahjong_env
+        # imported by name so that type checkers (and mypyc's build, which type-checks what
+        # the compiled modules' package imports before numpy is installed) do not follow it
+        import importlib
 
-        return getattr(mahjong_env, name)
+        return getattr(importlib.import_module("mjenv.mahjong_env"), name)
     raise AttributeError(f"module 'mjenv' has no attribute {name!r}")
 
 
