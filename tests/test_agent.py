@@ -155,10 +155,13 @@ def test_make_agent_unknown_module() -> None:
         make_agent("no_such_pkg_xyz.mod:Agent")
 
 
-def test_make_agent_unknown_builtin_module() -> None:
-    # named in the docs but not written yet (or not installed): a clear error, not ImportError
-    with pytest.raises(ValueError, match="cannot import 'agents.policy'"):
-        make_agent("policy:model.pt")
+def test_make_agent_unimportable_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a builtin whose module cannot be imported (not installed): a clear error, not ImportError
+    import mjenv.agent as agent_module
+
+    monkeypatch.setitem(agent_module.BUILTIN_AGENTS, "greedy", "agents.not_written_yet:Agent")
+    with pytest.raises(ValueError, match="cannot import 'agents.not_written_yet'"):
+        make_agent("greedy")
 
 
 @pytest.mark.parametrize("attr", ["Nope", "CONSTANT"])
