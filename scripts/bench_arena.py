@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from pathlib import Path
 
+import benchkit
+
 from mjenv.arena import ArenaConfig
-from mjenv.arena.runner import _chunks, _run_inline, _run_processes, _run_ray
+from mjenv.arena.runner import chunks_of, game_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -32,15 +33,9 @@ def measure(agent: str, deals: int, workers: int, backend: str) -> float:
     """Hands per second of a run of ``deals`` duplicate deals (no output written)."""
     config = ArenaConfig(agents=(agent, agent), deals=deals, seed=0)
     tasks = config.tasks()
-    chunks = _chunks(tasks, 2 * len(config.seatings()))
+    chunks = chunks_of(tasks, 2 * len(config.seatings()))
     start = time.perf_counter()
-    if backend == "ray":
-        stream = _run_ray(config, chunks, workers, None)
-    elif workers == 1:
-        stream = _run_inline(config, chunks)
-    else:
-        stream = _run_processes(config, chunks, workers)
-    games = sum(len(batch) for batch in stream)
+    games = sum(len(batch) for batch in game_stream(config, chunks, workers, backend))
     return games / (time.perf_counter() - start)
 
 
@@ -75,11 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                          + (f" {ray:.1f} |" if ray is not None else ""))
         lines += ["", END]
         section = "\n".join(lines) + "\n"
-        text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
-        pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", re.S)
-        text = pattern.sub(lambda _: section, text) if pattern.search(text) else (
-            text + "\n" + section)
-        DOCS.write_text(text, encoding="utf-8")
+        benchkit.write_marked_section(DOCS, section, BEGIN, END)
         print(f"wrote {DOCS}", file=sys.stderr)
     return 0
 

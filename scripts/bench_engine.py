@@ -295,18 +295,8 @@ steps per second (RLCard's mahjong env with its random agents), measured in the 
 
 
 def write_section(path: Path, text: str) -> None:
-    """Replace the marked section of ``path`` with ``text``, or append it if unmarked."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        new = head + text + ("\n" + tail if tail else "")
-    elif BEGIN in old or END in old:
-        raise SystemExit(f"{path}: only one of the bench_engine.py markers is present; "
-                         "fix the file by hand")
-    else:
-        new = old.rstrip("\n") + ("\n\n" if old.strip() else "") + text
-    path.write_text(new, encoding="utf-8")
+    """Replace this script's marked section of ``path`` with ``text`` (or append it)."""
+    benchkit.write_marked_section(path, text, BEGIN, END)
 
 
 # ---------------------------------------------------------------- command line

@@ -211,10 +211,6 @@ OURS = ("raw.mcr", "raw.botzone", "env.mcr")
 REFS = (("rlcard", TARGET_RLCARD), ("pymahjong", TARGET_PYMAHJONG), ("riichienv", None))
 
 
-def rates(passes: list[Pass], what: str) -> list[float]:
-    return [p[what] / p["seconds"] for p in passes]
-
-
 def render(res: dict[str, list[Pass]], versions: dict[str, str], missing: list[str]) -> str:
     """The tables, as Markdown."""
     lines = ["| System | Unit | Per second | Hands (games)/s | Units/hand | µs/unit |",
@@ -224,10 +220,10 @@ def render(res: dict[str, list[Pass]], versions: dict[str, str], missing: list[s
             continue
         p = res[name]
         label, unit = SYSTEMS[name]
-        per_s = rates(p, "decisions")
+        per_s = bench_engine.rates(p, "decisions")
         lines.append("| " + " | ".join([
             label, unit, bench_engine.median_range(per_s),
-            bench_engine.median_range(rates(p, "games")),
+            bench_engine.median_range(bench_engine.rates(p, "games")),
             f"{p[0]['decisions'] / p[0]['games']:.1f}",
             f"{1e6 / statistics.median(per_s):.1f}"]) + " |")
     lines.append("")
@@ -242,8 +238,9 @@ def render(res: dict[str, list[Pass]], versions: dict[str, str], missing: list[s
               "| mjenv | Peer | Ratio | Target | Result |", "|---|---|---:|---|---|"]
     for name in OURS:
         for ref, target in refs:
-            per_round = [a / b for a, b in zip(rates(res[name], "decisions"),
-                                               rates(res[ref], "decisions"), strict=True)]
+            per_round = [a / b for a, b in zip(bench_engine.rates(res[name], "decisions"),
+                                               bench_engine.rates(res[ref], "decisions"),
+                                               strict=True)]
             med = statistics.median(per_round)
             tgt = result = "—"
             if name != "env.mcr":  # the targets are on raw_env; the wrapped env is reported
@@ -318,18 +315,8 @@ the ratio to riichienv is reported (the goal is to pass it).
 
 
 def write_section(path: Path, text: str) -> None:
-    """Replace the marked section of ``path`` with ``text``, or append it if unmarked."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        new = head + text + ("\n" + tail if tail else "")
-    elif BEGIN in old or END in old:
-        raise SystemExit(f"{path}: only one of the bench_env.py markers is present; "
-                         "fix the file by hand")
-    else:
-        new = old.rstrip("\n") + ("\n\n" if old.strip() else "") + text
-    path.write_text(new, encoding="utf-8")
+    """Replace this script's marked section of ``path`` with ``text`` (or append it)."""
+    benchkit.write_marked_section(path, text, BEGIN, END)
 
 
 # ---------------------------------------------------------------- command line

@@ -280,6 +280,22 @@ def main(argv: Sequence[str] | None, *, script: str, description: str, seed: int
     return 0
 
 
+def write_marked_section(path: Path, text: str, begin: str, end: str) -> None:
+    """Replace the section of ``path`` between the ``begin`` and ``end`` markers with ``text``
+    (which carries both markers), or append it if the file has none; the rest is kept."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    if begin in old and end in old:
+        head, rest = old.split(begin, 1)
+        tail = rest.split(end, 1)[1].lstrip("\n")
+        new = head + text + ("\n" + tail if tail else "")
+    elif begin in old or end in old:
+        raise SystemExit(f"{path}: only one of the markers {begin!r} / {end!r} is present; "
+                         "fix the file by hand")
+    else:
+        new = old.rstrip("\n") + ("\n\n" if old.strip() else "") + text
+    path.write_text(new, encoding="utf-8")
+
+
 def kept_sections(path: Path) -> str:
     """The sections other scripts own in ``path`` (between ``<!-- NAME: begin`` and
     ``<!-- NAME: end -->`` markers), kept when this script rewrites the file."""

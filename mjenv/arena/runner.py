@@ -32,10 +32,6 @@ def play_chunk(config: ArenaConfig, tasks: Sequence[Task]) -> list[tuple[str, Ro
     return [(t.key, play_task(config, t)) for t in tasks]
 
 
-def _chunks(tasks: list[Task], size: int) -> list[list[Task]]:
-    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
-
-
 def _run_inline(config: ArenaConfig, chunks: list[list[Task]]) -> Iterator[list[tuple[str, Rows]]]:
     for chunk in chunks:
         yield play_chunk(config, chunk)
@@ -84,6 +80,21 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
             ray.shutdown()
 
 
+def game_stream(config: ArenaConfig, chunks: list[list[Task]], workers: int, backend: str,
+                ray_address: str | None = None) -> Iterator[list[tuple[str, Rows]]]:
+    """The played chunks, as they finish, on the chosen backend."""
+    if backend == "ray":
+        return _run_ray(config, chunks, workers, ray_address)
+    if workers == 1:
+        return _run_inline(config, chunks)
+    return _run_processes(config, chunks, workers)
+
+
+def chunks_of(tasks: list[Task], size: int) -> list[list[Task]]:
+    """``tasks`` cut into chunks of ``size`` games (a worker's unit of work)."""
+    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
+
+
 def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
               backend: str = "process", ray_address: str | None = None,
               progress: bool = True, chunk_deals: int = 2,
@@ -96,13 +107,8 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
     folder = RunFolder.open(out, config)
     todo = [t for t in config.tasks() if t.key not in folder.done]
     per_deal = len(config.seatings())
-    chunks = _chunks(todo, max(1, chunk_deals) * per_deal)
-    if backend == "ray":
-        stream = _run_ray(config, chunks, workers, ray_address)
-    elif workers == 1:
-        stream = _run_inline(config, chunks)
-    else:
-        stream = _run_processes(config, chunks, workers)
+    chunks = chunks_of(todo, max(1, chunk_deals) * per_deal)
+    stream = game_stream(config, chunks, workers, backend, ray_address)
     total = len(config.tasks())
     bar = _progress(total, len(folder.done), progress)
     for games in stream:
