@@ -135,7 +135,7 @@ def make_agent(spec: str) -> Agent:
         raise ValueError(f"agent spec {spec!r}: {module_name!r} has no callable {attr!r}")
     try:
         agent = factory(**options)
-    except TypeError as exc:
+    except (TypeError, OSError) as exc:  # options it does not take; a missing checkpoint
         raise ValueError(f"agent spec {spec!r}: {exc}") from None
     if not isinstance(agent, Agent):
         raise ValueError(f"agent spec {spec!r}: {path} is not an agent (needs reset and act)")

@@ -199,3 +199,10 @@ def test_spec_builds_an_agent_that_plays_legal_hands(checkpoint: Path) -> None:
             decisions += 1
         assert env.game.result is not None and env.game.result.penalized is None
     assert decisions > 50
+
+
+def test_a_missing_checkpoint_is_a_clear_spec_error(tmp_path: Path) -> None:
+    from mjenv.agent import make_agent
+
+    with pytest.raises(ValueError, match="agent spec 'policy:.*nope.pt'.*No such file"):
+        make_agent(f"policy:{tmp_path / 'nope.pt'}")
