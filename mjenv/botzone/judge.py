@@ -35,21 +35,11 @@ from dataclasses import dataclass, replace
 
 from mjenv import actions as A
 from mjenv.botzone import protocol as P
-from mjenv.engine.events import (
-    AddedKong,
-    Chow,
-    ConcealedKong,
-    Deal,
-    Discard,
-    Draw,
-    Flower,
-    Kong,
-    Pung,
-)
+from mjenv.botzone.turns import Turn, TurnWriter
 from mjenv.engine.game import Game
 from mjenv.engine.rules import BOTZONE, RuleConfig
 from mjenv.fans.table import FAN_BY_ZH
-from mjenv.tiles import CODES, FLOWER_BASE, NUM_KINDS
+from mjenv.tiles import NUM_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,21 +66,6 @@ class Finish:
     judge's names (protocol.JUDGE_FAN_NAMES)."""
     fan_count: int | None = None
     """The winner's fan total (flowers included)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One judge turn: what happened (``kind``, ``actor``, ``tile``) and the four requests."""
-
-    kind: str
-    actor: int
-    tile: int
-    requests: tuple[str, str, str, str]
-
-
-def _same_to_all(actor: int, words: str) -> tuple[str, str, str, str]:
-    line = P.action_request(actor, words)
-    return (line, line, line, line)
 
 
 class _Penalty(Exception):
@@ -129,12 +104,9 @@ class Judge:
         self.turns: list[Turn] = []
         """Every turn sent so far (the current one last)."""
         self._queue: deque[Turn] = deque()
+        self._writer = TurnWriter(quan)
         self._seen = 0
-        self._claim: tuple[str, int, int] | None = None  # ("PENG"|"CHI", seat, chow middle)
         self._before_draw: Game | None = None  # see _step
-        self._queue.append(Turn("INIT", -1, -1, tuple(  # type: ignore[arg-type]
-            P.init_request(s, quan) for s in range(4))))
-        self._queue.append(self._deal_turn())
         self._collect()
         self.turns.append(self._queue[0])
 
@@ -310,60 +282,11 @@ class Judge:
         return int(action)
 
     # ================================================================ turns from events
-    def _deal_turn(self) -> Turn:
-        """The deal and the initial flower replacements, up to the dealer's first draw."""
-        hands: list[list[int]] = [[], [], [], []]
-        flowers: list[list[int]] = [[], [], [], []]
-        events = self.game.events
-        i = 0
-        while i < len(events):  # the deal's events come before the first play event
-            e = events[i]
-            if isinstance(e, Deal):
-                hands[e.seat].extend(t for t in e.tiles if t < FLOWER_BASE)
-            elif isinstance(e, Flower) and e.initial:
-                flowers[e.seat].append(e.tile)
-            elif isinstance(e, Draw) and e.replacement:
-                if e.tile < FLOWER_BASE:
-                    hands[e.seat].append(e.tile)
-            else:
-                break
-            i += 1
-        self._seen = i
-        return Turn("DEAL", -1, -1, tuple(  # type: ignore[arg-type]
-            P.deal_request(hands[s], flowers) for s in range(4)))
-
     def _collect(self) -> None:
-        """Turn the engine's new events into judge turns."""
+        """Turn the engine's new events into judge turns (mjenv.botzone.turns)."""
         events = self.game.events
-        while self._seen < len(events):
-            e = events[self._seen]
-            self._seen += 1
-            s = e.seat
-            if isinstance(e, Draw):
-                reqs = tuple(P.draw_request(s, v, e.tile) for v in range(4))
-                self._queue.append(Turn("DRAW", s, e.tile, reqs))  # type: ignore[arg-type]
-            elif isinstance(e, Flower):
-                self._queue.append(Turn("BUHUA", s, e.tile,
-                                        _same_to_all(s, f"BUHUA {CODES[e.tile]}")))
-            elif isinstance(e, Pung):
-                self._claim = ("PENG", s, -1)
-            elif isinstance(e, Chow):
-                self._claim = ("CHI", s, e.tiles[1])
-            elif isinstance(e, Discard):
-                code = CODES[e.tile]
-                if self._claim is not None and self._claim[1] == s:
-                    verb, _, middle = self._claim
-                    words = f"PENG {code}" if verb == "PENG" else f"CHI {CODES[middle]} {code}"
-                else:
-                    words = f"PLAY {code}"
-                self._claim = None
-                self._queue.append(Turn("PLAY", s, e.tile, _same_to_all(s, words)))
-            elif isinstance(e, (Kong, ConcealedKong)):
-                self._queue.append(Turn("GANG", s, -1, _same_to_all(s, "GANG")))
-            elif isinstance(e, AddedKong):
-                self._queue.append(Turn("BUGANG", s, e.tile,
-                                        _same_to_all(s, f"BUGANG {CODES[e.tile]}")))
-            # Win, DrawGame, Penalty end the hand: _finish_from_result reads the result
+        self._queue.extend(self._writer.feed(events[self._seen:]))
+        self._seen = len(events)
 
     # ================================================================ the end
     def _finish_from_result(self) -> None:
