@@ -68,6 +68,24 @@ class Finish:
     """The winner's fan total (flowers included)."""
 
 
+def _window_action(response: str, t: int) -> int:
+    """The claim of ``t`` a window answer names (legal or not), or Pass."""
+    words = P.tokens(response)
+    middle = P.tile_of(words[1]) if len(words) == 3 else None
+    if words == ["HU"]:
+        return A.WIN
+    if words == ["GANG"]:
+        return A.kong(t)
+    if len(words) == 2 and words[0] == "PENG":
+        return A.pung(t)
+    if words[0] == "CHI" and middle is not None and middle < NUM_KINDS:
+        try:
+            return A.chow(middle, t)
+        except ValueError:
+            return A.PASS
+    return A.PASS
+
+
 class _Penalty(Exception):
     """Raised inside a turn to end the game with the penalty of ``seat`` named ``code``."""
 
@@ -195,7 +213,7 @@ class Judge:
             elif said[s] == "HU":
                 if A.WIN not in legal.get(s, ()):
                     raise _Penalty(s, "WH")
-                self._claim_window(s, A.WIN)
+                self._claim_window(s, A.WIN, said)
                 return
         for s in range(4):  # 2: PENG / GANG, in seat order
             if s == d:
@@ -206,12 +224,12 @@ class Judge:
                     continue
                 if words[0] != "GANG" or A.kong(t) not in legal.get(s, ()):
                     raise _Penalty(s, "WA")
-                self._claim_window(s, A.kong(t))
+                self._claim_window(s, A.kong(t), said)
                 return
             if len(words) == 2:
                 if words[0] != "PENG" or A.pung(t) not in legal.get(s, ()):
                     raise _Penalty(s, "WA")
-                self._claim_window(s, A.pung(t))
+                self._claim_window(s, A.pung(t), said)
                 self._discard_after_claim(s, words[1])
                 return
             if len(words) != 3:
@@ -229,7 +247,7 @@ class Judge:
                 raise _Penalty(s, "WA") from None
             if action not in legal.get(s, ()):
                 raise _Penalty(s, "WA")
-            self._claim_window(s, action)
+            self._claim_window(s, action, said)
             self._discard_after_claim(s, words[2])
             return
         if live:
@@ -245,16 +263,23 @@ class Judge:
                 raise _Penalty(s, "WA")
             if A.WIN not in legal.get(s, ()):
                 raise _Penalty(s, "WH")
-            self._claim_window(s, A.WIN)
+            self._claim_window(s, A.WIN, said)
             return
         if live:
             self._claim_window(-1, A.PASS)
 
-    def _claim_window(self, seat: int, action: int) -> None:
-        """Answer the engine's open window: ``seat`` plays ``action``, every other asked seat
-        passes (the judge has already decided who takes the tile)."""
-        for s in self.game.to_act():
-            self._step(s, action if s == seat else A.PASS)
+    def _claim_window(self, seat: int, action: int, said: list[str] | None = None) -> None:
+        """Answer the engine's open window: ``seat`` plays ``action`` (the judge has already
+        decided who takes the tile); every other asked seat plays its own answer when that is a
+        legal claim (the engine's priorities then pick the same seat, and the hand's record
+        keeps what each seat said, mjenv.botzone.logs), else passes."""
+        game = self.game
+        for s in game.to_act():
+            if s == seat:
+                self._step(s, action)
+            else:
+                own = _window_action(said[s], game.claim_tile) if said is not None else A.PASS
+                self._step(s, own if own in game.legal_actions(s) else A.PASS)
 
     def _discard_after_claim(self, s: int, code: str) -> None:
         action = self._tile_action(s, A.discard, code, self.game.legal_actions(s))

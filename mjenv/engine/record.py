@@ -30,6 +30,8 @@ these fields:
 ``result``          null while the hand is not over, else ``{"winner", "from_seat",
                     "self_drawn", "robbed", "win_tile", "fan_total", "fans": [[name, count]],
                     "payments", "penalized"}`` (the fields of HandResult, tiles as codes)
+``botzone``         optional: in a record converted from a Botzone judge log, the bots' replies
+                    that the actions cannot express (mjenv.botzone.logs); replay ignores it
 ==================  ============================================================================
 
 :func:`replay` rebuilds the game from rules + wall + dealer + wind, re-applies the actions, and
@@ -72,6 +74,10 @@ PENALIZE_NAME = "penalize"
 FIELDS = ("format", "version", "rules", "seed", "wall", "dealer", "prevalent_wind", "actions",
           "events", "result")
 MATCH_FIELDS = ("format", "version", "rules", "seed", "hands", "scores")
+OPTIONAL_FIELDS = ("botzone",)
+"""Hand-record fields that may be absent: ``botzone`` (written by mjenv.botzone.logs) keeps
+what a Botzone judge log says that the actions cannot (a bot's exact reply where it differs from
+the reply the actions imply: a claim that lost, a malformed answer, a verdict)."""
 
 _TILE_FIELDS = frozenset({"tile", "claimed", "win_tile"})
 _CODE_TO_ID = {code: i for i, code in enumerate(CODES)}
@@ -215,7 +221,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_header(record: object, fmt: str, fields: Sequence[str]) -> dict[str, Any]:
+def _check_header(record: object, fmt: str, fields: Sequence[str],
+                  optional: Sequence[str] = ()) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise ValueError(f"a record is a JSON object, got {type(record).__name__}")
     if record.get("format") != fmt:
@@ -223,7 +230,7 @@ def _check_header(record: object, fmt: str, fields: Sequence[str]) -> dict[str, 
     version = record.get("version")
     if not _is_int(version) or version != VERSION:
         raise ValueError(f"version: this reader knows version {VERSION}, got {version!r}")
-    unknown = sorted(set(record) - set(fields))
+    unknown = sorted(set(record) - set(fields) - set(optional))
     if unknown:
         raise ValueError(f"unknown field(s) {unknown}; a {fmt} record has {list(fields)}")
     missing = [k for k in fields if k not in record]
@@ -311,7 +318,9 @@ def _first_difference(recorded: object, replayed: list[dict[str, object]], what:
 # ================================================================ replay
 def replay(record: Record) -> Game:
     """Rebuild and replay a hand record; ValueError says what does not match and where."""
-    rec = _check_header(record, FORMAT, FIELDS)
+    rec = _check_header(record, FORMAT, FIELDS, OPTIONAL_FIELDS)
+    if "botzone" in rec and not isinstance(rec["botzone"], dict):
+        raise ValueError(f"botzone: expected an object, got {rec['botzone']!r:.80}")
     rules = rules_from_json(rec["rules"])
     seed = rec["seed"]
     if seed is not None and not _is_int(seed):
