@@ -67,7 +67,12 @@ def _initdata(log: Log) -> dict[str, Any]:
         first = _get(log, "log", "the log")
         init = first[0].get("output", {}).get("initdata") if first else None
     if isinstance(init, str):
-        init = json.loads(init)
+        try:
+            init = json.loads(init)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"initdata: not JSON: {exc}") from None
+    if not isinstance(init, dict):
+        raise ValueError("initdata: expected an object with quan and walltiles")
     for key in ("quan", "walltiles"):
         _get(init, key, "initdata")
     return {"srand": init.get("srand"), "quan": init["quan"], "walltiles": init["walltiles"]}
