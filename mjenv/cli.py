@@ -646,6 +646,27 @@ def _run_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- train
+
+def _add_train(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "train", add_help=False, prefix_chars="+",  # every word, flags too, goes through
+        help="train a policy: behaviour cloning, PPO self-play, arena evaluation (torch)",
+        description="See `mjenv train --help` (agents.train.pipeline).")
+    p.add_argument("words", nargs=argparse.REMAINDER)
+    p.set_defaults(handler=_run_train, command="train")
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    """Hand the words to the training pipeline (its own parser and --help): importing torch
+    only for this command keeps the others fast."""
+    try:
+        from agents.train.pipeline import main as train_main
+    except ImportError as exc:
+        raise CommandError(f"training needs the train extra (torch): {exc}") from None
+    return train_main(args.words)
+
+
 # ---------------------------------------------------------------- main
 
 Handler = Callable[[argparse.Namespace], int]
@@ -664,6 +685,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(subparsers)
     _add_play(subparsers)
     _add_arena(subparsers)
+    _add_train(subparsers)
+    from mjenv.botzone.cli import add_commands as _add_botzone  # botzone-bot, botzone-log
+
+    _add_botzone(subparsers)
     return parser
 
 

@@ -1,34 +1,30 @@
-"""Behaviour cloning: a :class:`~agents.policy.PolicyNet` learns to play like
-:class:`~agents.rule_based.RuleBasedAgent` (the teacher). CleanRL-style, one readable file.
+"""Behaviour cloning: a :class:`~agents.policy.PolicyNet` learns to play like a teacher agent
+(by default :class:`~agents.rule_based.RuleBasedAgent`). CleanRL-style, one readable file.
 
 Run::
 
     python -m agents.train.bc --config configs/bc_smoke.toml --out runs/bc_smoke
     python -m agents.train.bc --config configs/bc_smoke.toml epochs=4 learning_rate=3e-4
 
-``--config PATH`` reads a TOML file of top-level ``key = value`` pairs (the fields of
-:class:`Args`; an unknown key or a value of the wrong type is a ValueError); ``key=value``
-words after it override single fields (values are TOML literals, else strings); ``--out DIR``
-is the same as ``out=DIR``.
+(or as the ``[bc]`` stage of ``mjenv train``, :mod:`agents.train.pipeline`). ``--config PATH``
+reads a TOML file of top-level ``key = value`` pairs (the fields of :class:`Args`; an unknown
+key or a value of the wrong type is a ValueError); ``key=value`` words after it override single
+fields (values are TOML literals, else strings); ``--out DIR`` is the same as ``out=DIR``.
 
-**Data** (on the fly, in memory). ``hands`` hands of ``mjenv.raw_env(rules=rules)`` are played
-by four RuleBasedAgents; hand ``i`` is reset with a seed drawn from
-``numpy.random.SeedSequence(seed)``, so the data set depends only on ``seed``, ``hands`` and
-``rules``. Every decision is recorded (the env selects only seats with a real choice) into a
-:class:`Dataset` of three aligned arrays::
-
-    obs      float32 (N, 86, 34)   the seat's "observation" (mjenv-v1 planes)
-    mask     bool    (N, 235)      its "action_mask"
-    action   int64   (N,)          the teacher's action (always legal under mask)
-
-in play order (hand by hand, decision by decision). About 70 decisions a hand, 12 KB each.
+**Data** (:mod:`agents.train.dataset`). ``hands`` hands of ``mjenv.raw_env(rules=rules)`` are
+played by four copies of ``teacher`` (``workers`` processes share them; the data depend only on
+``seed``, ``hands``, ``rules`` and ``teacher``) and every decision is recorded: the seat's
+observation, its mask and the teacher's action. With ``data = "PATH.npz"`` the decisions are
+read from that file when it exists, else generated and written there (the documented
+``mjenv-bc-dataset`` format), so several runs can share one data set.
 
 **Training.** Cross-entropy of the network's masked logits against the teacher's action
 (illegal actions have zero probability, so the loss is over legal actions only), Adam,
 ``epochs`` passes over the data in minibatches of ``batch_size`` (the last, smaller one is
 kept); the order of epoch ``e`` is a permutation drawn from a ``torch.Generator`` seeded with
 ``(seed, e)``, so it does not depend on where a run was resumed. One optimizer *step* is one
-minibatch; ``total_steps = epochs * ceil(N / batch_size)``.
+minibatch; ``total_steps = epochs * ceil(N / batch_size)``. With ``init`` the network starts
+from that checkpoint's weights instead of fresh ones.
 
 **Run folder** (``out``)::
 
@@ -46,8 +42,8 @@ action), ``bc/examples`` (examples trained on so far, all epochs).
 
 A checkpoint's ``extra`` holds ``step``, the optimizer state and the resolved args. Running the
 same command again resumes from the latest checkpoint (``final.pt`` included, which makes it a
-no-op): the data set is regenerated (deterministic), the weights and optimizer state are
-loaded, metrics after the checkpoint's step are dropped, and training continues; the final
+no-op): the data set is regenerated (deterministic) or reread, the weights and optimizer state
+are loaded, metrics after the checkpoint's step are dropped, and training continues; the final
 weights equal an uninterrupted run's. A folder whose ``config.toml`` differs (in anything but
 ``out`` and ``device``) is refused with a ValueError.
 
@@ -57,31 +53,30 @@ batch order and therefore the same losses and weights.
 
 from __future__ import annotations
 
-import argparse
-import csv
 import math
 import os
-import re
 import sys
-import time
-import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 import torch
 import torch.nn.functional as F
 
 from agents.policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
+from agents.train import common
+from agents.train import dataset as ds
+from agents.train.common import latest_checkpoint, require
+from agents.train.dataset import Dataset, generate, hand_seeds
+
+__all__ = ["METRICS", "Args", "Dataset", "args_from_dict", "args_to_toml", "bc_loss",
+           "generate", "hand_seeds", "latest_checkpoint", "main", "parse_args", "train"]
 
 METRICS = ("bc/loss", "bc/accuracy", "bc/examples")
 """The stable metric names (TensorBoard tags and metrics.csv columns)."""
 
-_UNCOMPARED = ("out", "device")
-"""Args that may differ when a run is resumed."""
+_HEADER = "the resolved Args of this run (agents.train.bc)"
 
 
 @dataclass
@@ -101,10 +96,16 @@ class Args:
     """optimizer steps between checkpoints (``final.pt`` is always written)"""
     threads: int = 0
     """torch CPU threads (0: torch's default)"""
+    workers: int = 1
+    """processes that play the teacher's hands"""
+    data: str = ""
+    """a dataset file (``.npz``) to read, or to write when missing; empty: in memory only"""
 
     # ---------------------------------------------------------------- algorithm
     rules: str = "mcr"
     """the environment's rule profile (``mcr``, ``botzone``)"""
+    teacher: str = "rule"
+    """the agent spec imitated"""
     hands: int = 200
     """hands played by the teacher to make the data set"""
     batch_size: int = 256
@@ -115,159 +116,56 @@ class Args:
     """PolicyNet width"""
     blocks: int = 4
     """PolicyNet residual blocks"""
+    init: str = ""
+    """a checkpoint to start from (its shape wins over ``channels`` / ``blocks``)"""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            kind = _TYPES[f.name]
-            if kind is float and _is_int(value):
-                value = float(value)
-                setattr(self, f.name, value)
-            if kind is int and not _is_int(value) or not isinstance(value, kind):
-                raise ValueError(f"Args.{f.name} must be a {kind.__name__}, got {value!r}")
+        common.check_types(self)
         for name in ("log_interval", "checkpoint_interval", "hands", "batch_size", "epochs",
-                     "channels"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"Args.{name} must be >= 1, got {getattr(self, name)!r}")
+                     "channels", "workers"):
+            require(self, getattr(self, name) >= 1, name, ">= 1")
         for name in ("threads", "blocks", "seed"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"Args.{name} must be >= 0, got {getattr(self, name)!r}")
-        if not self.learning_rate > 0:
-            raise ValueError(f"Args.learning_rate must be > 0, got {self.learning_rate!r}")
-        if self.rules not in ("mcr", "botzone"):
-            raise ValueError(f"Args.rules must be 'mcr' or 'botzone', got {self.rules!r}")
+            require(self, getattr(self, name) >= 0, name, ">= 0")
+        require(self, self.learning_rate > 0, "learning_rate", "> 0")
+        require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
 
     def policy_config(self) -> PolicyConfig:
         return PolicyConfig(channels=self.channels, blocks=self.blocks)
 
 
-_TYPES: dict[str, type] = {"seed": int, "out": str, "device": str, "log_interval": int,
-                           "checkpoint_interval": int, "threads": int, "rules": str,
-                           "hands": int, "batch_size": int, "learning_rate": float,
-                           "epochs": int, "channels": int, "blocks": int}
-assert set(_TYPES) == {f.name for f in fields(Args)}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# ------------------------------------------------------------------ config
-
 def args_from_dict(data: Mapping[str, Any], where: str = "config") -> Args:
     """Args from a flat mapping; ValueError naming unknown keys."""
-    names = {f.name for f in fields(Args)}
-    unknown = sorted(set(data) - names)
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {unknown} (known: {', '.join(sorted(names))})")
-    return Args(**data)
-
-
-def _override_value(text: str) -> Any:
-    """A ``key=value`` value: a TOML literal (``3``, ``1e-3``, ``true``, ``"a b"``), else the
-    text itself as a string."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def parse_args(argv: Sequence[str] | None = None) -> Args:
-    """Args from the command line: ``--config PATH``, ``--out DIR`` and ``key=value`` words."""
-    parser = argparse.ArgumentParser(prog="python -m agents.train.bc",
-                                     description="Behaviour cloning of the rule-based agent.")
-    parser.add_argument("--config", help="a TOML file of Args fields")
-    parser.add_argument("--out", help="the run folder (same as out=DIR)")
-    parser.add_argument("overrides", nargs="*", metavar="key=value")
-    ns = parser.parse_args(argv)
-    data: dict[str, Any] = {}
-    if ns.config is not None:
-        with open(ns.config, "rb") as fh:
-            data.update(tomllib.load(fh))
-        nested = sorted(k for k, v in data.items() if isinstance(v, dict))
-        if nested:
-            raise ValueError(f"{ns.config}: tables {nested} are not Args fields "
-                             "(use top-level key = value pairs)")
-    for word in ns.overrides:
-        key, sep, value = word.partition("=")
-        if not sep or not key:
-            raise ValueError(f"override {word!r} is not key=value")
-        data[key] = _override_value(value)
-    if ns.out is not None:
-        data["out"] = ns.out
-    where = " + ".join(w for w in (ns.config, "overrides" if ns.overrides else None) if w)
-    return args_from_dict(data, where or "command line")
+    return common.args_from_dict(Args, data, where)
 
 
 def args_to_toml(args: Args) -> str:
     """The resolved Args as TOML (``tomllib`` reads it back to equal Args)."""
-    lines = ["# the resolved Args of this run (agents.train.bc)"]
-    for f in fields(args):
-        value = getattr(args, f.name)
-        if isinstance(value, str):
-            text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        else:
-            text = repr(value)
-        lines.append(f"{f.name} = {text}")
-    return "\n".join(lines) + "\n"
+    return common.args_to_toml(args, _HEADER)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> Args:
+    """Args from the command line: ``--config PATH``, ``--out DIR`` and ``key=value`` words."""
+    return common.parse_command_line(Args, "python -m agents.train.bc",
+                                     "Behaviour cloning of a teacher agent.", argv)
 
 
 # ------------------------------------------------------------------ data
 
-@dataclass
-class Dataset:
-    """Teacher decisions in memory (see the module docstring for the format)."""
-
-    obs: npt.NDArray[np.float32]
-    mask: npt.NDArray[np.bool_]
-    action: npt.NDArray[np.int64]
-
-    def __len__(self) -> int:
-        return len(self.action)
-
-
-class _Teacher(Protocol):
-    def reset(self, seat: int, seed: int | None = None) -> None: ...
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-def hand_seeds(seed: int, hands: int) -> list[int]:
-    """The env seed of each hand: ``numpy.random.SeedSequence(seed)``'s first ``hands`` words."""
-    words = np.random.SeedSequence(seed).generate_state(hands, dtype=np.uint32)
-    return [int(w) for w in words]
-
-
-def generate(hands: int, seed: int, rules: str = "mcr") -> Dataset:
-    """Play ``hands`` hands with four RuleBasedAgents and record every decision."""
-    import mjenv
-    from agents.rule_based import RuleBasedAgent
-
-    obs: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    actions: list[int] = []
-    for hand_seed in hand_seeds(seed, hands):
-        env = mjenv.raw_env(rules=rules)
-        env.reset(seed=hand_seed)
-        players: list[_Teacher] = [RuleBasedAgent() for _ in range(4)]
-        for seat, player in enumerate(players):
-            player.reset(seat, hand_seed)
-        for agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            mask = np.asarray(observation["action_mask"])
-            action = int(players[env.possible_agents.index(agent)].act(
-                observation["observation"], mask))
-            obs.append(np.asarray(observation["observation"], dtype=np.float32))
-            masks.append(mask != 0)
-            actions.append(action)
-            env.step(action)
-        env.close()
-    if not actions:
-        raise RuntimeError("the teacher made no decision")
-    return Dataset(np.stack(obs), np.stack(masks), np.asarray(actions, dtype=np.int64))
+def dataset_for(args: Args) -> Dataset:
+    """The run's decisions: read from ``args.data``, or generated (and written there)."""
+    if args.data and Path(args.data).exists():
+        data, meta = ds.load(args.data)
+        print(f"read {len(data)} decisions from {args.data} ({meta.get('hands')} hands of "
+              f"{meta.get('teacher')!r}, {meta.get('rules')})")
+        return data
+    print(f"playing {args.hands} hands of {args.teacher!r} for the data set")
+    data = generate(args.hands, args.seed, args.rules, args.teacher, args.workers)
+    if args.data:
+        Path(args.data).parent.mkdir(parents=True, exist_ok=True)
+        ds.save(args.data, data, {"teacher": args.teacher, "rules": args.rules,
+                                  "seed": args.seed, "hands": args.hands})
+        print(f"wrote {len(data)} decisions to {args.data}")
+    return data
 
 
 # ------------------------------------------------------------------ training
@@ -289,91 +187,21 @@ def epoch_order(seed: int, epoch: int, n: int) -> torch.Tensor:
 
 
 def make_net(args: Args) -> PolicyNet:
-    """A freshly initialised network (weights drawn from ``args.seed``)."""
+    """The starting network: ``args.init``'s weights, else fresh ones drawn from ``args.seed``."""
+    if args.init:
+        net, _ = load_checkpoint(args.init)
+        return net
     torch.manual_seed(args.seed)
     return PolicyNet(args.policy_config())
 
 
-_CHECKPOINT = re.compile(r"checkpoint_(\d+)\.pt")
-
-
-def latest_checkpoint(out: Path) -> Path | None:
-    """``final.pt`` if present, else the ``checkpoint_<step>.pt`` with the largest step."""
-    if (out / "final.pt").exists():
-        return out / "final.pt"
-    found = [(int(m.group(1)), p) for p in out.glob("checkpoint_*.pt")
-             if (m := _CHECKPOINT.fullmatch(p.name))]
-    return max(found)[1] if found else None
-
-
-def _prepare_folder(args: Args) -> Path:
-    """Create the run folder and write ``config.toml``, or check the existing one matches."""
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    config = out / "config.toml"
-    if config.exists():
-        with open(config, "rb") as fh:
-            saved = args_from_dict(tomllib.load(fh), str(config))
-        mine, theirs = asdict(args), asdict(saved)
-        differ = sorted(k for k in mine if k not in _UNCOMPARED and mine[k] != theirs[k])
-        if differ:
-            pairs = ", ".join(f"{k}: {theirs[k]!r} there, {mine[k]!r} now" for k in differ)
-            raise ValueError(f"{out} holds a run with another config ({pairs}); "
-                             "use another --out or the same config")
-    config.write_text(args_to_toml(args), encoding="utf-8")
-    return out
-
-
-class _Logger:
-    """metrics.csv and (when available) TensorBoard, both under the same stable names."""
-
-    def __init__(self, out: Path, start_step: int) -> None:
-        self.path = out / "metrics.csv"
-        rows: list[dict[str, str]] = []
-        if start_step > 0 and self.path.exists():
-            with open(self.path, newline="", encoding="utf-8") as fh:
-                rows = [r for r in csv.DictReader(fh) if int(r["step"]) <= start_step]
-        columns = ["step", *METRICS, "time"]
-        with open(self.path, "w", newline="", encoding="utf-8") as fh:
-            writer = csv.DictWriter(fh, columns)
-            writer.writeheader()
-            writer.writerows(rows)
-        self.writer: Any = None
-        try:
-            from torch.utils.tensorboard import SummaryWriter
-        except ImportError:
-            print("tensorboard is not installed: metrics go to metrics.csv only",
-                  file=sys.stderr)
-        else:
-            self.writer = SummaryWriter(str(out), purge_step=start_step + 1)
-        self.columns = columns
-
-    def log(self, step: int, values: dict[str, float]) -> None:
-        with open(self.path, "a", newline="", encoding="utf-8") as fh:
-            csv.DictWriter(fh, self.columns).writerow(
-                {"step": step, **values, "time": round(time.time(), 3)})
-        if self.writer is not None:
-            for name, value in values.items():
-                self.writer.add_scalar(name, value, step)
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-
-
 def train(args: Args, data: Dataset | None = None) -> Path:
     """Run (or resume) behaviour cloning; returns the path of ``final.pt``. ``data`` replaces
-    the generated data set (tests); otherwise it is generated from ``args``."""
+    the data set of ``args`` (tests)."""
     if args.threads:
         torch.set_num_threads(args.threads)
-    out = _prepare_folder(args)
+    out = common.prepare_folder(args, _HEADER)
     device = torch.device(args.device)
-    if data is None:
-        data = generate(args.hands, args.seed, args.rules)
-    n = len(data)
-    steps_per_epoch = math.ceil(n / args.batch_size)
-    total_steps = args.epochs * steps_per_epoch
-
     net = make_net(args).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     step = 0
@@ -383,17 +211,23 @@ def train(args: Args, data: Dataset | None = None) -> Path:
         net.load_state_dict(loaded.state_dict())
         optimizer.load_state_dict(extra["optimizer"])
         step = int(extra["step"])
-        print(f"resuming from {resume} at step {step}/{total_steps}")
+        print(f"resuming from {resume} at step {step}")
+        if resume.name == "final.pt":
+            return resume
+    if data is None:
+        data = dataset_for(args)
+    n = len(data)
+    steps_per_epoch = math.ceil(n / args.batch_size)
+    total_steps = args.epochs * steps_per_epoch
     if step >= total_steps:
         final = out / "final.pt"
-        if not final.exists():
-            _save(final, net, optimizer, step, args)
+        _save(final, net, optimizer, step, args)
         return final
 
     obs_all = torch.from_numpy(data.obs)
     mask_all = torch.from_numpy(data.mask)
     action_all = torch.from_numpy(data.action)
-    logger = _Logger(out, step)
+    logger = common.MetricLogger(out, step, METRICS)
     net.train()
     loss_sum, correct, seen = 0.0, 0, 0
     try:

@@ -1,0 +1,604 @@
+"""PPO self-play: a :class:`~agents.policy.PolicyNet` improves by playing MCR hands against an
+opponent pool (itself, its past snapshots, fixed baselines). CleanRL-style, one readable file.
+
+Run::
+
+    python -m agents.train.ppo --config configs/ppo.toml init=runs/demo/bc/final.pt
+    mjenv train --config configs/demo.toml          # behaviour cloning, then this, then the arena
+
+Settings are the fields of :class:`Args` (TOML ``key = value`` pairs and ``key=value``
+overrides, as in :mod:`agents.train.bc`).
+
+**Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in one
+process. Each hand gets a seating: one opponent kind is drawn from ``opponents`` with
+``opponent_weights``, and
+
+* ``"self"``: the learner plays all four seats (every decision is training data);
+* ``"pool"``: the learner plays one random seat, a snapshot drawn uniformly from the pool (the
+  ``init`` checkpoint and one snapshot every ``pool_interval`` updates, the last ``pool_size``
+  of them) the other three; it samples from its own softmax;
+* anything else is an agent spec (``"greedy"``, ``"rule"``, ``"policy:PATH"`` ...) playing the
+  other three seats.
+
+Every tick, each hand in play is asked for the acting seat's decision; the learner's decisions
+(and each snapshot's) go through the network in one batch, sampled from the masked softmax
+with a seeded ``torch.Generator``. A finished hand is replaced by a new one. A learner seat's
+decisions form one trajectory whose only reward comes at its end: the seat's payment times
+``reward_scale`` (MCR scores run from -30ish to +300; the default 0.02 maps a common win to
+about +1). Advantages are GAE(``gamma``, ``gae_lambda``) over the trajectory, bootstrapping
+nothing (a hand always ends).
+
+**Updates.** Once at least ``decisions_per_update`` decisions of finished hands are collected,
+PPO runs ``epochs`` passes of minibatches of ``minibatch_size``: clipped surrogate
+(``clip_coef``), value loss (``vf_coef``, squared error against the GAE return), entropy bonus
+(``ent_coef``; the entropy of the masked softmax, over legal actions only), advantages
+normalised per minibatch, gradients clipped to ``max_grad_norm``, Adam at ``learning_rate``
+(linearly annealed to zero with ``anneal_lr``). Decisions taken by an older network in hands
+that straddle an update are corrected by the ratio against the probability recorded when they
+were played (the clipping bounds it).
+
+**Evaluation.** Every ``eval_interval`` updates (and after the last) the current network is
+saved as ``snapshots/update_<u>.pt`` and played in the arena (:mod:`mjenv.arena`), 1-vs-3
+against ``eval_opponent`` on ``eval_deals`` duplicate deals of the fixed seed ``eval_seed``:
+the learning curve, logged as ``eval/score_diff`` with its 95% interval
+(``eval/score_diff_low``, ``eval/score_diff_high``), ``eval/win_rate`` and
+``eval/deal_in_rate``, plotted in ``learning_curve.png``; each arena run is kept in
+``eval/update_<u>/`` (resumable like any arena run).
+
+**Run folder** (``out``): ``config.toml``, ``metrics.csv`` and TensorBoard events (the names
+in :data:`METRICS`, one row per ``log_interval`` updates plus the evaluation rows),
+``checkpoint_<u>.pt`` every ``checkpoint_interval`` updates (weights, optimizer, update),
+``snapshots/``, ``eval/``, ``learning_curve.png`` and ``final.pt``.
+
+**Resuming and determinism.** The random streams (hand seeds, seatings, opponents' seeds, the
+action sampler, minibatch order) restart from ``(seed, u)`` at every checkpoint update ``u``,
+and the hands in play are dropped there: a run resumed from ``checkpoint_<u>.pt`` continues
+exactly as the uninterrupted run did (on CPU, same thread count). Running the same command again
+resumes; a folder holding another config is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
+from agents.train import common
+from agents.train.common import latest_checkpoint, require
+
+METRICS = (
+    "ppo/policy_loss", "ppo/value_loss", "ppo/entropy", "ppo/approx_kl", "ppo/clip_fraction",
+    "ppo/explained_variance", "ppo/learning_rate",
+    "rollout/hand_score", "rollout/win_rate", "rollout/deal_in_rate", "rollout/hands",
+    "rollout/decisions", "time/decisions_per_second",
+    "eval/score_diff", "eval/score_diff_low", "eval/score_diff_high", "eval/win_rate",
+    "eval/deal_in_rate",
+)
+"""The stable metric names (TensorBoard tags and metrics.csv columns). ``rollout/*`` are per
+learner seat and hand since the previous row; ``rollout/decisions`` counts the learner's
+decisions trained on so far; ``time/decisions_per_second`` is the rollout speed (decisions of all
+seats, network inference and opponents included)."""
+
+_HEADER = "the resolved Args of this run (agents.train.ppo)"
+SELF, POOL = "self", "pool"
+
+
+@dataclass
+class Args:
+    """Every setting of a PPO run (see the module docstring)."""
+
+    # ---------------------------------------------------------------- plumbing
+    seed: int = 1
+    """seeds the hands, seatings, opponents, action sampling, minibatches and fresh weights"""
+    out: str = "runs/ppo"
+    device: str = "cpu"
+    threads: int = 0
+    """torch CPU threads (0: torch's default)"""
+    log_interval: int = 1
+    """updates between metric rows"""
+    checkpoint_interval: int = 10
+    """updates between checkpoints (and restarts of the random streams)"""
+    eval_interval: int = 0
+    """updates between arena evaluations (0: only after the last update)"""
+    eval_deals: int = 100
+    eval_opponent: str = "greedy"
+    eval_seed: int = 2024
+    eval_workers: int = 1
+
+    # ---------------------------------------------------------------- algorithm
+    rules: str = "mcr"
+    init: str = ""
+    """the checkpoint to start from (e.g. behaviour cloning's ``final.pt``); empty: fresh"""
+    channels: int = 64
+    """fresh PolicyNet width (ignored with ``init``)"""
+    blocks: int = 4
+    updates: int = 100
+    games: int = 32
+    """hands in play at once (the inference batch)"""
+    decisions_per_update: int = 2048
+    opponents: tuple[str, ...] = (SELF, POOL, "greedy")
+    opponent_weights: tuple[float, ...] = (0.5, 0.3, 0.2)
+    pool_interval: int = 10
+    pool_size: int = 8
+    learning_rate: float = 1e-4
+    anneal_lr: bool = False
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    clip_coef: float = 0.2
+    epochs: int = 4
+    minibatch_size: int = 256
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    reward_scale: float = 0.02
+    target_kl: float = 0.0
+    """stop an update's epochs early once the approximate KL exceeds it (0: never)"""
+
+    def __post_init__(self) -> None:
+        common.check_types(self)
+        for name in ("log_interval", "checkpoint_interval", "eval_deals", "eval_workers",
+                     "channels", "updates", "games", "decisions_per_update", "pool_interval",
+                     "pool_size", "epochs", "minibatch_size"):
+            require(self, getattr(self, name) >= 1, name, ">= 1")
+        for name in ("seed", "threads", "eval_interval", "eval_seed", "blocks"):
+            require(self, getattr(self, name) >= 0, name, ">= 0")
+        for name in ("learning_rate", "clip_coef", "reward_scale"):
+            require(self, getattr(self, name) > 0, name, "> 0")
+        for name in ("gamma", "gae_lambda"):
+            require(self, 0 <= getattr(self, name) <= 1, name, "in [0, 1]")
+        for name in ("ent_coef", "vf_coef", "max_grad_norm", "target_kl"):
+            require(self, getattr(self, name) >= 0, name, ">= 0")
+        require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
+        require(self, len(self.opponents) >= 1, "opponents", "a non-empty list")
+        require(self, len(self.opponent_weights) == len(self.opponents)
+                and all(w >= 0 for w in self.opponent_weights)
+                and sum(self.opponent_weights) > 0, "opponent_weights",
+                f"{len(self.opponents)} non-negative weights, not all zero")
+        from mjenv.agent import parse_spec
+
+        for spec in self.opponents:
+            if spec not in (SELF, POOL):
+                parse_spec(spec)  # a malformed spec fails now
+
+
+def args_from_dict(data: Any, where: str = "config") -> Args:
+    return common.args_from_dict(Args, data, where)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> Args:
+    return common.parse_command_line(Args, "python -m agents.train.ppo",
+                                     "PPO self-play against an opponent pool.", argv)
+
+
+# ------------------------------------------------------------------ rollouts
+
+@dataclass
+class Batch:
+    """One update's training data (aligned rows, one per learner decision)."""
+
+    obs: torch.Tensor
+    mask: torch.Tensor
+    action: torch.Tensor
+    logprob: torch.Tensor
+    value: torch.Tensor
+    advantage: torch.Tensor
+    ret: torch.Tensor
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+@dataclass
+class _Hand:
+    """A hand in play: its env, who plays each seat, and the learner seats' trajectories."""
+
+    env: Any
+    players: list[Any]
+    """per seat: SELF (the learner), a PolicyNet (a pool snapshot) or an Agent"""
+    steps: dict[int, list[tuple[np.ndarray, np.ndarray, int, float, float]]] = field(
+        default_factory=dict)
+    """learner seat -> (obs, mask, action, logprob, value) per decision"""
+
+
+class Rollout:
+    """Plays hands for the learner and yields training data (see the module docstring)."""
+
+    def __init__(self, args: Args, net: PolicyNet, pool: list[PolicyNet], start: int) -> None:
+        import mjenv
+
+        self.args = args
+        self.net = net
+        self.pool = pool
+        self.rng = np.random.default_rng([args.seed, start])
+        self.generator = torch.Generator().manual_seed(
+            int(np.random.SeedSequence([args.seed, start, 1]).generate_state(1)[0]))
+        self.weights = np.asarray(args.opponent_weights, dtype=float)
+        self.weights /= self.weights.sum()
+        self.agents: dict[str, list[Any]] = {}
+        self.make_env: Callable[[], Any] = lambda: mjenv.raw_env(rules=args.rules)
+        self.hands = [self._new_hand() for _ in range(args.games)]
+        self.decisions = 0
+        self.stepped = 0
+        """decisions of all seats played (for the throughput metric)"""
+        self.stats: list[tuple[float, int, int]] = []  # (payment, win, deal-in) per seat-hand
+
+    def _opponent(self, spec: str, index: int) -> Any:
+        """The ``index``-th (0..2) copy of the agent ``spec`` (created once)."""
+        from mjenv.agent import make_agent
+
+        copies = self.agents.setdefault(spec, [])
+        while len(copies) <= index:
+            copies.append(make_agent(spec))
+        return copies[index]
+
+    def _new_hand(self) -> _Hand:
+        kinds = self.args.opponents
+        kind = kinds[int(self.rng.choice(len(kinds), p=self.weights))]
+        if kind == POOL and not self.pool:
+            kind = SELF
+        hand_seed = int(self.rng.integers(2**63))
+        learner = int(self.rng.integers(4))
+        players: list[Any] = []
+        snapshot = self.pool[int(self.rng.integers(len(self.pool)))] if kind == POOL else None
+        k = 0
+        for seat in range(4):
+            if kind == SELF or seat == learner:
+                players.append(SELF)
+            elif snapshot is not None:
+                players.append(snapshot)
+            else:
+                agent = self._opponent(kind, k)
+                k += 1
+                agent.reset(seat, int(self.rng.integers(2**63)))
+                players.append(agent)
+        env = self.make_env()
+        env.reset(seed=hand_seed)
+        return _Hand(env, players, {s: [] for s in range(4) if players[s] is SELF})
+
+    def collect(self) -> Batch:
+        """Play until ``decisions_per_update`` learner decisions of finished hands are in."""
+        finished: list[list[tuple[np.ndarray, np.ndarray, int, float, float]]] = []
+        rewards: list[float] = []
+        count = 0
+        while count < self.args.decisions_per_update:
+            for i, hand, _, action in self._tick():
+                hand.env.step(action)
+                self.stepped += 1
+                if hand.env.game.is_over:
+                    result = hand.env.game.result
+                    for s, steps in hand.steps.items():
+                        if steps:
+                            finished.append(steps)
+                            rewards.append(result.payments[s] * self.args.reward_scale)
+                            count += len(steps)
+                        self.stats.append((float(result.payments[s]), int(result.winner == s),
+                                           int(result.from_seat == s and not result.self_drawn
+                                               and result.winner is not None)))
+                    self.hands[i] = self._new_hand()
+        self.decisions += count
+        return self._batch(finished, rewards)
+
+    def _tick(self) -> list[tuple[int, _Hand, int, int]]:
+        """One decision of every hand in play: (hand index, hand, seat, action) each, the
+        networks' decisions batched."""
+        from mjenv.mahjong_env import SEAT_OF
+
+        asks: dict[int, list[tuple[int, int, dict[str, np.ndarray]]]] = {}  # net id -> asks
+        nets: dict[int, PolicyNet] = {}
+        chosen: list[tuple[int, _Hand, int, int]] = []
+        for i, hand in enumerate(self.hands):
+            agent = hand.env.agent_selection
+            seat = SEAT_OF[agent]
+            obs = hand.env.observe(agent)
+            player = hand.players[seat]
+            if player is SELF or isinstance(player, PolicyNet):
+                net: PolicyNet = player if isinstance(player, PolicyNet) else self.net
+                nets[id(net)] = net
+                asks.setdefault(id(net), []).append((i, seat, obs))
+            else:
+                chosen.append((i, hand, seat, int(player.act(obs["observation"],
+                                                             obs["action_mask"]))))
+        for key, items in asks.items():
+            net = nets[key]
+            obs_np = np.stack([o["observation"] for _, _, o in items])
+            mask_np = np.stack([o["action_mask"] for _, _, o in items]) != 0
+            actions, logprobs, values = self._sample(net, obs_np, mask_np)
+            for j, (i, seat, _) in enumerate(items):
+                hand = self.hands[i]
+                if net is self.net:
+                    hand.steps[seat].append((obs_np[j], mask_np[j], actions[j], logprobs[j],
+                                             values[j]))
+                chosen.append((i, hand, seat, actions[j]))
+        chosen.sort(key=lambda c: c[0])
+        return chosen
+
+    @torch.inference_mode()
+    def _sample(self, net: PolicyNet, obs_np: np.ndarray, mask_np: np.ndarray,
+                ) -> tuple[list[int], list[float], list[float]]:
+        device = next(net.parameters()).device
+        logits, value = net(torch.from_numpy(obs_np).to(device),
+                            torch.from_numpy(mask_np).to(device))
+        logp = torch.log_softmax(logits.float(), dim=1).cpu()
+        action = torch.multinomial(logp.exp(), 1, generator=self.generator).squeeze(1)
+        taken = logp.gather(1, action[:, None]).squeeze(1)
+        return action.tolist(), taken.tolist(), value.float().cpu().tolist()
+
+    def _batch(self, trajectories: list[list[tuple[np.ndarray, np.ndarray, int, float, float]]],
+               rewards: list[float]) -> Batch:
+        """Flatten finished trajectories, with GAE advantages and returns."""
+        a = self.args
+        advantages: list[float] = []
+        for steps, reward in zip(trajectories, rewards, strict=True):
+            values = [s[4] for s in steps]
+            adv = [0.0] * len(steps)
+            last = 0.0
+            for t in reversed(range(len(steps))):
+                next_value = values[t + 1] if t + 1 < len(steps) else 0.0
+                r = reward if t == len(steps) - 1 else 0.0
+                delta = r + a.gamma * next_value - values[t]
+                last = delta + a.gamma * a.gae_lambda * last
+                adv[t] = last
+            advantages.extend(adv)
+        flat = [s for steps in trajectories for s in steps]
+        value = torch.tensor([s[4] for s in flat], dtype=torch.float32)
+        advantage = torch.tensor(advantages, dtype=torch.float32)
+        return Batch(obs=torch.from_numpy(np.stack([s[0] for s in flat])),
+                     mask=torch.from_numpy(np.stack([s[1] for s in flat])),
+                     action=torch.tensor([s[2] for s in flat], dtype=torch.int64),
+                     logprob=torch.tensor([s[3] for s in flat], dtype=torch.float32),
+                     value=value, advantage=advantage, ret=advantage + value)
+
+    def take_stats(self) -> dict[str, float]:
+        """rollout/* metrics since the last call."""
+        stats, self.stats = self.stats, []
+        if not stats:
+            return {"rollout/decisions": float(self.decisions)}
+        n = len(stats)
+        return {"rollout/hand_score": sum(s[0] for s in stats) / n,
+                "rollout/win_rate": sum(s[1] for s in stats) / n,
+                "rollout/deal_in_rate": sum(s[2] for s in stats) / n,
+                "rollout/hands": float(n), "rollout/decisions": float(self.decisions)}
+
+
+# ------------------------------------------------------------------ the update
+
+def masked_entropy(logits: torch.Tensor) -> torch.Tensor:
+    """Entropy of each row's softmax; masked actions (probability exactly 0) add nothing."""
+    logp = torch.log_softmax(logits, dim=1)
+    p = logp.exp()
+    return -(torch.where(p > 0, p * logp, torch.zeros_like(p))).sum(dim=1)
+
+
+def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, args: Args,
+               generator: torch.Generator) -> dict[str, float]:
+    """``args.epochs`` passes of clipped PPO over ``batch``; returns the ppo/* metrics."""
+    device = next(net.parameters()).device
+    n = len(batch)
+    sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0,
+            "clip_fraction": 0.0}
+    steps = 0
+    net.train()
+    for _ in range(args.epochs):
+        order = torch.randperm(n, generator=generator)
+        epoch_kl = 0.0
+        epoch_steps = 0
+        for start in range(0, n, args.minibatch_size):
+            rows = order[start:start + args.minibatch_size]
+            obs, mask = batch.obs[rows].to(device), batch.mask[rows].to(device)
+            action = batch.action[rows].to(device)
+            old_logp = batch.logprob[rows].to(device)
+            adv = batch.advantage[rows].to(device)
+            ret = batch.ret[rows].to(device)
+            if len(rows) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            logits, value = net(obs, mask)
+            logp = torch.log_softmax(logits, dim=1).gather(1, action[:, None]).squeeze(1)
+            log_ratio = logp - old_logp
+            ratio = log_ratio.exp()
+            pg_loss = torch.max(-adv * ratio,
+                                -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+            v_loss = 0.5 * (value - ret).pow(2).mean()
+            entropy = masked_entropy(logits).mean()
+            loss = pg_loss + args.vf_coef * v_loss - args.ent_coef * entropy
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                kl = float(((ratio - 1) - log_ratio).mean())
+                clipped = float(((ratio - 1).abs() > args.clip_coef).float().mean())
+            for key, v in (("policy_loss", float(pg_loss.detach())),
+                           ("value_loss", float(v_loss.detach())),
+                           ("entropy", float(entropy.detach())), ("approx_kl", kl),
+                           ("clip_fraction", clipped)):
+                sums[key] += v
+            steps += 1
+            epoch_kl += kl
+            epoch_steps += 1
+        if args.target_kl and epoch_kl / epoch_steps > args.target_kl:
+            break
+    var = float(batch.ret.var()) if n > 1 else 0.0
+    explained = 1 - float((batch.ret - batch.value).var()) / var if var > 0 else 0.0
+    out = {f"ppo/{k}": v / steps for k, v in sums.items()}
+    out["ppo/explained_variance"] = explained
+    return out
+
+
+# ------------------------------------------------------------------ evaluation
+
+def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
+    """The arena run of ``snapshot`` against ``eval_opponent`` (resumes a partial one)."""
+    from mjenv.arena.config import ArenaConfig
+    from mjenv.arena.runner import run_arena
+
+    config = ArenaConfig(agents=(f"policy:{snapshot}", args.eval_opponent),
+                         names=("learner", args.eval_opponent), deals=args.eval_deals,
+                         seed=args.eval_seed, rules=args.rules)
+    results = run_arena(config, Path(args.out) / "eval" / f"update_{update}",
+                        workers=args.eval_workers, progress=False)
+    diff = results["score_difference"]
+    learner = results["agents"]["learner"]
+    return {"eval/score_diff": diff["mean"], "eval/score_diff_low": diff["low"],
+            "eval/score_diff_high": diff["high"], "eval/win_rate": learner["win_rate"],
+            "eval/deal_in_rate": learner["deal_in_rate"]}
+
+
+def plot_learning_curve(out: Path, opponent: str) -> Path | None:
+    """``learning_curve.png`` from the eval rows of metrics.csv (None without matplotlib)."""
+    import csv
+
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    with open(out / "metrics.csv", newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r.get("eval/score_diff")]
+    if not rows:
+        return None
+    x = [int(r["step"]) for r in rows]
+    mean = [float(r["eval/score_diff"]) for r in rows]
+    low = [float(r["eval/score_diff_low"]) for r in rows]
+    high = [float(r["eval/score_diff_high"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.fill_between(x, low, high, alpha=0.25, label="95% CI")
+    ax.plot(x, mean, marker="o", label=f"learner vs 3x {opponent}")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("PPO update")
+    ax.set_ylabel("duplicate score difference per hand")
+    ax.set_title("Learning curve (arena, duplicate deals)")
+    ax.legend()
+    fig.tight_layout()
+    path = out / "learning_curve.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# ------------------------------------------------------------------ the run
+
+def make_net(args: Args) -> PolicyNet:
+    if args.init:
+        net, _ = load_checkpoint(args.init)
+        return net
+    torch.manual_seed(args.seed)
+    return PolicyNet(PolicyConfig(channels=args.channels, blocks=args.blocks))
+
+
+def _pool(args: Args, out: Path, update: int) -> list[PolicyNet]:
+    """The snapshots an update at ``update`` draws opponents from (rebuilt the same way on
+    resume): ``init`` and ``snapshots/update_<u>.pt`` for multiples ``u`` of pool_interval."""
+    paths = [Path(args.init)] if args.init else []
+    paths += [out / "snapshots" / f"update_{u}.pt"
+              for u in range(args.pool_interval, update + 1, args.pool_interval)]
+    return [load_checkpoint(p)[0] for p in paths[-args.pool_size:] if p.exists()]
+
+
+def train(args: Args) -> Path:
+    """Run (or resume) PPO; returns the path of ``final.pt``."""
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    out = common.prepare_folder(args, _HEADER)
+    (out / "snapshots").mkdir(exist_ok=True)
+    device = torch.device(args.device)
+    net = make_net(args).to(device)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    update = 0
+    resume = latest_checkpoint(out)
+    if resume is not None:
+        loaded, extra = load_checkpoint(resume, device)
+        net.load_state_dict(loaded.state_dict())
+        optimizer.load_state_dict(extra["optimizer"])
+        update = int(extra["update"])
+        print(f"resuming from {resume} at update {update}")
+        if resume.name == "final.pt":
+            return resume
+    logger = common.MetricLogger(out, update, METRICS)
+    rollout: Rollout | None = None
+    generator = torch.Generator()
+    try:
+        while update < args.updates:
+            if rollout is None or update % args.checkpoint_interval == 0:
+                rollout = Rollout(args, net, _pool(args, out, update), update)
+                generator = torch.Generator().manual_seed(args.seed * 1_000_003 + update)
+            lr = args.learning_rate * (1 - update / args.updates if args.anneal_lr else 1.0)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            began, stepped = _now(), rollout.stepped
+            net.eval()
+            batch = rollout.collect()
+            rate = (rollout.stepped - stepped) / max(_now() - began, 1e-9)
+            metrics = ppo_update(net, optimizer, batch, args, generator)
+            update += 1
+            metrics["ppo/learning_rate"] = lr
+            metrics["time/decisions_per_second"] = rate
+            if update % args.log_interval == 0 or update == args.updates:
+                metrics.update(rollout.take_stats())
+                logger.log(update, metrics)
+                print(f"update {update}/{args.updates}  score/hand "
+                      f"{metrics.get('rollout/hand_score', float('nan')):+.2f}  "
+                      f"kl {metrics['ppo/approx_kl']:.4f}  "
+                      f"{metrics['time/decisions_per_second']:.0f} decisions/s", flush=True)
+            if update % args.pool_interval == 0 or _evaluates(args, update):
+                save_checkpoint(out / "snapshots" / f"update_{update}.pt", net,
+                                {"update": update, "stage": "ppo"})
+                if update % args.pool_interval == 0:
+                    rollout.pool = _pool(args, out, update)
+            if _evaluates(args, update):
+                scores = evaluate(args, out / "snapshots" / f"update_{update}.pt", update)
+                logger.log(update, scores)
+                plot_learning_curve(out, args.eval_opponent)
+                print(f"update {update}: vs 3x {args.eval_opponent} "
+                      f"{scores['eval/score_diff']:+.2f} [{scores['eval/score_diff_low']:+.2f}, "
+                      f"{scores['eval/score_diff_high']:+.2f}]", flush=True)
+            if update % args.checkpoint_interval == 0 and update < args.updates:
+                _save(out / f"checkpoint_{update}.pt", net, optimizer, update, args)
+    finally:
+        logger.close()
+    final = out / "final.pt"
+    _save(final, net, optimizer, update, args)
+    return final
+
+
+def _evaluates(args: Args, update: int) -> bool:
+    return update == args.updates or bool(args.eval_interval
+                                          and update % args.eval_interval == 0)
+
+
+def _now() -> float:
+    return time.perf_counter()
+
+
+def _save(path: Path, net: PolicyNet, optimizer: torch.optim.Optimizer, update: int,
+          args: Args) -> None:
+    save_checkpoint(path, net, {"update": update, "optimizer": optimizer.state_dict(),
+                                "args": asdict(args), "stage": "ppo"})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parse_args(argv)
+        final = train(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {final} (play it with the agent spec 'policy:{os.fspath(final)}')")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["METRICS", "Args", "Batch", "Rollout", "evaluate", "main", "masked_entropy",
+           "parse_args", "ppo_update", "train"]
