@@ -183,35 +183,62 @@ def _next_request_json(line: str) -> str:
     return data
 
 
+class Session:
+    """The bot's side of one game as a push machine: :meth:`feed` takes input lines one at a
+    time and returns the output lines they produce (the first turn in JSON or simple form; with
+    ``keep_running`` every later turn, each answer followed by :data:`KEEP_RUNNING`). ``done``
+    is set once a fresh-process bot has answered its one turn."""
+
+    def __init__(self, bot: Bot, *, keep_running: bool) -> None:
+        self.bot = bot
+        self.keep_running = keep_running
+        self.done = False
+        self._json: bool | None = None
+        self._head: list[str] = []
+
+    def feed(self, line: str) -> list[str]:
+        if self.done:
+            raise ProtocolError("input after the last turn")
+        if self._json is None:  # the first turn
+            if not line.strip() and not self._head:
+                return []
+            if not self._head and line.lstrip().startswith("{"):
+                self._json = True
+                answer = json.dumps({"response": answer_history(
+                    self.bot, *parse_json_input(line))})
+            else:
+                self._head.append(line)
+                first = self._head[0].strip()
+                if not first.isdigit():
+                    raise ProtocolError("simple input starts with the turn number n >= 1")
+                if len(self._head) < 2 * int(first):
+                    return []
+                self._json = False
+                answer = answer_history(self.bot, *parse_simple_input(self._head))
+        else:
+            if not line.strip():
+                return []
+            request = _next_request_json(line) if self._json else line.rstrip("\r\n")
+            response = self.bot.respond(request)
+            answer = json.dumps({"response": response}) if self._json else response
+        if not self.keep_running:
+            self.done = True
+            return [answer]
+        return [answer, KEEP_RUNNING]
+
+
 def serve(bot: Bot, lines: Iterator[str], write: Callable[[str], None], *,
           keep_running: bool) -> None:
-    """Play a game on a line stream: read the first turn (JSON or simple), answer it, and
-    with ``keep_running`` go on turn by turn until the input ends."""
-    first = next((line for line in lines if line.strip()), None)
-    if first is None:
-        raise ProtocolError("no input")
-    is_json = first.lstrip().startswith("{")
-    if is_json:
-        write(json.dumps({"response": answer_history(bot, *parse_json_input(first))}))
-    else:
-        head = [first]
-        n = int(first) if first.strip().isdigit() else 0
-        for _ in range(max(2 * n - 1, 0)):
-            line = next(lines, None)
-            if line is None:
-                break
-            head.append(line)
-        write(answer_history(bot, *parse_simple_input(head)))
-    if not keep_running:
-        return
-    write(KEEP_RUNNING)
+    """Play a game on a line stream (see :class:`Session`) until the input ends, or after
+    the one turn of a fresh-process bot."""
+    session = Session(bot, keep_running=keep_running)
     for line in lines:
-        if not line.strip():
-            continue
-        request = _next_request_json(line) if is_json else line.rstrip("\r\n")
-        response = bot.respond(request)
-        write(json.dumps({"response": response}) if is_json else response)
-        write(KEEP_RUNNING)
+        for out in session.feed(line):
+            write(out)
+        if session.done:
+            return
+    if session._json is None:
+        raise ProtocolError("the input ended before the first turn was complete")
 
 
 def main(agent: Agent, *, keep_running: bool, encoder: str = "mjenv-v1",
