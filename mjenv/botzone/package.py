@@ -42,6 +42,8 @@ sys.exit(run_spec(SPEC, keep_running={keep_running!r}, encoder={encoder!r}))
 
 def _sources(package: str) -> list[tuple[Path, str]]:
     module = __import__(package)
+    if module.__file__ is None:
+        raise ValueError(f"cannot find the sources of {package!r}")
     root = Path(module.__file__).resolve().parent
     return [(p, f"{package}/{p.relative_to(root).as_posix()}")
             for p in sorted(root.rglob("*.py")) if "__pycache__" not in p.parts]
