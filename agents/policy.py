@@ -1,10 +1,11 @@
 """``PolicyAgent`` (spec ``policy:PATH``): a torch policy/value network and its checkpoints.
 
 The network, :class:`PolicyNet`, reads the ``mjenv-v1`` observation (86 planes over the 34 tile
-kinds, :mod:`mjenv.encoders.default`) as a 1-D signal over the tile axis with the planes as
-channels:
+kinds, :mod:`mjenv.encoders.default`), plus the hand-analysis planes of ``config.features``
+(:mod:`agents.features`; :meth:`PolicyNet.prepare` appends them), as a 1-D signal over the
+tile axis with the planes as channels:
 
-    stem      Conv1d(86 -> C, kernel 3, padding 1), GroupNorm, ReLU
+    stem      Conv1d(86 + F -> C, kernel 3, padding 1), GroupNorm, ReLU
     blocks    N x [Conv1d-GroupNorm-ReLU-Conv1d-GroupNorm, + skip, ReLU]   (C channels, 34 wide)
     policy    flatten (C * 34) -> Linear -> 235 logits, then masked
     value     flatten (C * 34) -> Linear -> ReLU -> Linear -> 1 scalar
@@ -48,6 +49,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from agents.features import augment, feature_planes
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
 from mjenv.tiles import NUM_KINDS
@@ -74,6 +76,9 @@ class PolicyConfig:
     num_actions: int = NUM_ACTIONS
     channels: int = 64
     blocks: int = 4
+    features: str = "none"
+    """hand-analysis planes added to the observation (:mod:`agents.features`):
+    ``"none"`` or ``"shanten-v1"``"""
 
     def __post_init__(self) -> None:
         shape = self.obs_shape
@@ -85,6 +90,14 @@ class PolicyConfig:
             value = getattr(self, name)
             if not _is_int(value) or value < low:
                 raise ValueError(f"PolicyConfig.{name} must be an int >= {low}, got {value!r}")
+        if not isinstance(self.features, str):
+            raise ValueError(f"PolicyConfig.features must be a str, got {self.features!r}")
+        feature_planes(self.features)  # ValueError naming the known sets
+
+    @property
+    def input_planes(self) -> int:
+        """Planes the network reads: the observation's plus the features'."""
+        return self.obs_shape[0] + feature_planes(self.features)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PolicyConfig:
@@ -92,6 +105,7 @@ class PolicyConfig:
         if not isinstance(data, Mapping):
             raise ValueError(f"a policy config is a dict, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
+        data = {"features": "none", **data}  # checkpoints written before features existed
         unknown = sorted(set(data) - names)
         missing = sorted(names - set(data))
         if unknown or missing:
@@ -128,7 +142,8 @@ class PolicyNet(nn.Module):
     def __init__(self, config: PolicyConfig | None = None) -> None:
         super().__init__()
         self.config = config if config is not None else PolicyConfig()
-        planes, width = self.config.obs_shape
+        _, width = self.config.obs_shape
+        planes = self.config.input_planes
         c = self.config.channels
         self.stem = nn.Sequential(
             nn.Conv1d(planes, c, kernel_size=3, padding=1, bias=False),
@@ -139,10 +154,18 @@ class PolicyNet(nn.Module):
         self.policy_head = nn.Linear(c * width, self.config.num_actions)
         self.value_head = nn.Sequential(nn.Linear(c * width, 64), nn.ReLU(), nn.Linear(64, 1))
 
+    def prepare(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
+                ) -> npt.NDArray[np.float32]:
+        """The network's input for observations (B, 86, 34) and masks (B, 235): the
+        observations with the config's feature planes appended (:func:`agents.features.augment`;
+        unchanged for ``features="none"``)."""
+        return augment(self.config.features, obs, mask)
+
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``obs`` (B, 86, 34) float, ``mask`` (B, 235) bool or 0/1 -> (masked logits (B, 235),
-        value (B,)). Illegal actions get :func:`masked_value`; see the module docstring."""
-        expected = (*self.config.obs_shape,)
+        """``obs`` (B, P, 34) float (the output of :meth:`prepare`: P = 86 + feature planes),
+        ``mask`` (B, 235) bool or 0/1 -> (masked logits (B, 235), value (B,)). Illegal actions
+        get :func:`masked_value`; see the module docstring."""
+        expected = (self.config.input_planes, self.config.obs_shape[1])
         if obs.dim() != 3 or tuple(obs.shape[1:]) != expected:
             raise ValueError(f"obs must have shape (B, {expected[0]}, {expected[1]}), "
                              f"got {tuple(obs.shape)}")
@@ -288,6 +311,7 @@ class PolicyAgent:
         empty = np.flatnonzero(~mask_np.any(axis=1))
         if len(empty):
             raise ValueError(f"no legal action: the mask of row {int(empty[0])} is all zero")
+        obs_np = self.net.prepare(obs_np, mask_np)
         with torch.inference_mode():
             obs = torch.from_numpy(obs_np).to(self.device)
             mask = torch.from_numpy(mask_np).to(self.device)

@@ -24,7 +24,9 @@ read from that file when it exists, else generated and written there (the docume
 kept); the order of epoch ``e`` is a permutation drawn from a ``torch.Generator`` seeded with
 ``(seed, e)``, so it does not depend on where a run was resumed. One optimizer *step* is one
 minibatch; ``total_steps = epochs * ceil(N / batch_size)``. With ``init`` the network starts
-from that checkpoint's weights instead of fresh ones.
+from that checkpoint's weights instead of fresh ones. With ``features = "shanten-v1"`` the
+network also reads hand-analysis planes (:mod:`agents.features`), computed once for the data
+set by ``workers`` processes.
 
 **Run folder** (``out``)::
 
@@ -116,6 +118,8 @@ class Args:
     """PolicyNet width"""
     blocks: int = 4
     """PolicyNet residual blocks"""
+    features: str = "none"
+    """hand-analysis planes the network adds (``none``, ``shanten-v1``; agents.features)"""
     init: str = ""
     """a checkpoint to start from (its shape wins over ``channels`` / ``blocks``)"""
 
@@ -130,7 +134,7 @@ class Args:
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
 
     def policy_config(self) -> PolicyConfig:
-        return PolicyConfig(channels=self.channels, blocks=self.blocks)
+        return PolicyConfig(channels=self.channels, blocks=self.blocks, features=self.features)
 
 
 def args_from_dict(data: Mapping[str, Any], where: str = "config") -> Args:
@@ -224,7 +228,7 @@ def train(args: Args, data: Dataset | None = None) -> Path:
         _save(final, net, optimizer, step, args)
         return final
 
-    obs_all = torch.from_numpy(data.obs)
+    obs_all = torch.from_numpy(ds.prepared(net, data, args.workers))
     mask_all = torch.from_numpy(data.mask)
     action_all = torch.from_numpy(data.action)
     logger = common.MetricLogger(out, step, METRICS)

@@ -124,6 +124,27 @@ def generate(hands: int, seed: int, rules: str = "mcr", teacher: str = "rule",
     return data
 
 
+def _augment(job: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
+    from agents.features import augment
+
+    return augment(*job)
+
+
+def prepared(net: Any, data: Dataset, workers: int = 1, chunk: int = 4096,
+             ) -> npt.NDArray[np.float32]:
+    """The network input for every decision of ``data`` (``net.prepare``: the observation
+    plus the network's feature planes), computed by ``workers`` processes in chunks."""
+    name = net.config.features
+    if name == "none":
+        return data.obs
+    jobs = [(name, data.obs[i:i + chunk], data.mask[i:i + chunk])
+            for i in range(0, len(data), chunk)]
+    if workers <= 1 or len(jobs) < 2:
+        return np.concatenate([_augment(j) for j in jobs])
+    with ProcessPoolExecutor(workers) as pool:
+        return np.concatenate(list(pool.map(_augment, jobs)))
+
+
 def save(path: str | os.PathLike[str], data: Dataset, meta: dict[str, Any]) -> None:
     """Write ``data`` in the file format above (next to ``path``, then renamed over it)."""
     header = {"format": DATASET_FORMAT, "version": DATASET_VERSION, "encoder": "mjenv-v1",

@@ -120,6 +120,8 @@ class Args:
     channels: int = 64
     """fresh PolicyNet width (ignored with ``init``)"""
     blocks: int = 4
+    features: str = "none"
+    """fresh PolicyNet's hand-analysis planes (``none``, ``shanten-v1``; ignored with ``init``)"""
     updates: int = 100
     games: int = 32
     """hands in play at once (the inference batch)"""
@@ -308,8 +310,8 @@ class Rollout:
                                                              obs["action_mask"]))))
         for key, items in asks.items():
             net = nets[key]
-            obs_np = np.stack([o["observation"] for _, _, o in items])
             mask_np = np.stack([o["action_mask"] for _, _, o in items]) != 0
+            obs_np = net.prepare(np.stack([o["observation"] for _, _, o in items]), mask_np)
             actions, logprobs, values = self._sample(net, obs_np, mask_np)
             for j, (i, seat, _) in enumerate(items):
                 hand = self.hands[i]
@@ -492,7 +494,8 @@ def make_net(args: Args) -> PolicyNet:
         net, _ = load_checkpoint(args.init)
         return net
     torch.manual_seed(args.seed)
-    return PolicyNet(PolicyConfig(channels=args.channels, blocks=args.blocks))
+    return PolicyNet(PolicyConfig(channels=args.channels, blocks=args.blocks,
+                                  features=args.features))
 
 
 def _pool(args: Args, out: Path, update: int) -> list[PolicyNet]:

@@ -114,7 +114,18 @@ def test_save_load_round_trip(checkpoint: Path) -> None:
     raw = torch.load(checkpoint, weights_only=True)
     assert raw["format"] == "mjenv-policy" and raw["version"] == 1
     assert raw["config"] == {"obs_shape": (86, 34), "num_actions": 235, "channels": 16,
-                             "blocks": 2}
+                             "blocks": 2, "features": "none"}
+
+
+def test_checkpoint_without_features_key_loads(tmp_path: Path) -> None:
+    """Checkpoints written before ``PolicyConfig.features`` existed still load."""
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, _net(1))
+    raw = torch.load(path, weights_only=True)
+    del raw["config"]["features"]
+    torch.save(raw, path)
+    loaded, _ = load_checkpoint(path)
+    assert loaded.config.features == "none"
 
 
 @pytest.mark.parametrize(
