@@ -9,7 +9,13 @@ An agent is any object with
     array for the agent's seat, ``action_mask`` its 235 int8 legal-action mask;
 
 and optionally ``act_batch(observations, action_masks) -> sequence of ints`` for many decisions
-at once (stacked arrays), which :func:`act_batch` uses when present. Agents read only what the
+at once (stacked arrays), which :func:`act_batch` uses when present, and
+``observe_events(events, view)``, which the arena calls before every decision of any seat with
+the events of the hand the agent's seat may see that it has not been shown yet (redacted:
+mjenv.engine.events.view) and that seat's :class:`~mjenv.engine.seat_view.SeatView` after them
+(read-only); if it raises, the seat is penalized as if ``act`` had raised. A Botzone bot program
+needs it (mjenv.botzone.program_agent): it must answer every turn, not only the seat's
+decisions. Agents read only what the
 environment gives their seat; they never see the engine.
 
 Agents are named by **specs**, strings resolved at run time (``mjenv`` never imports the
@@ -19,6 +25,8 @@ Agents are named by **specs**, strings resolved at run time (``mjenv`` never imp
     greedy                            agents.greedy:GreedyShantenAgent
     rule                              agents.rule_based:RuleBasedAgent
     policy:runs/demo/final.pt         agents.policy:PolicyAgent(path="runs/demo/final.pt")
+    botzone:"python bot.py"           mjenv.botzone.program_agent:BotzoneProgramAgent(
+                                          command="python bot.py"): a Botzone bot program
     package.module:Class              any importable class (or factory function)
 
 followed by optional ``key=value`` options separated by spaces (values are Python literals,
@@ -40,8 +48,13 @@ BUILTIN_AGENTS: dict[str, str] = {
     "greedy": "agents.greedy:GreedyShantenAgent",
     "rule": "agents.rule_based:RuleBasedAgent",
     "policy": "agents.policy:PolicyAgent",
+    "botzone": "mjenv.botzone.program_agent:BotzoneProgramAgent",
 }
-"""Short spec names -> import paths. ``policy`` takes its checkpoint path after a colon."""
+"""Short spec names -> import paths. ``policy`` takes its checkpoint path after a colon,
+``botzone`` a Botzone bot program's command line (``botzone:"python bot.py"``)."""
+
+_ARGUMENT = {"policy": "path", "botzone": "command"}
+"""The option a builtin's ``name:ARG`` argument fills."""
 
 
 @runtime_checkable
@@ -104,19 +117,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         options[key] = _value(value)
     name, colon, arg = head.partition(":")
     if name in BUILTIN_AGENTS:
-        if name == "policy":
+        field = _ARGUMENT.get(name)
+        if field is not None:
             if not arg:
-                raise ValueError(f"agent spec {spec!r}: policy needs a path: 'policy:PATH'")
-            if "path" in options:
-                raise ValueError(f"agent spec {spec!r}: the path is given twice "
-                                 "(after 'policy:' and as path=)")
-            options["path"] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
+                raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
+                                 f"'{name}:{field.upper()}'")
+            if field in options:
+                raise ValueError(f"agent spec {spec!r}: the {field} is given twice "
+                                 f"(after '{name}:' and as {field}=)")
+            options[field] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
         elif colon:
             raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
         return BUILTIN_AGENTS[name], options
     if not colon or not arg or not all(p.isidentifier() for p in name.split(".")):
         known = ", ".join(sorted(BUILTIN_AGENTS))
-        raise ValueError(f"unknown agent spec {spec!r}: use one of {known}, 'policy:PATH' "
+        raise ValueError(f"unknown agent spec {spec!r}: use one of {known}, 'policy:PATH', "
+                         "'botzone:\"COMMAND\"' "
                          "or 'package.module:Class'")
     return head, options
 

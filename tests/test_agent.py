@@ -29,7 +29,7 @@ OBS = np.zeros(3, dtype=np.float32)  # agents here ignore the observation
 
 
 # ------------------------------------------------------------------ parse_spec
-@pytest.mark.parametrize("name", sorted(set(BUILTIN_AGENTS) - {"policy"}))
+@pytest.mark.parametrize("name", sorted(set(BUILTIN_AGENTS) - {"policy", "botzone"}))
 def test_builtin_names(name: str) -> None:
     assert parse_spec(name) == (BUILTIN_AGENTS[name], {})
 

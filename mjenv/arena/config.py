@@ -57,7 +57,10 @@ class ArenaConfig:
             raise ValueError(f"mode {self.mode} needs {want} agent specs, got "
                              f"{len(self.agents)}: {list(self.agents)}")
         for spec in self.agents:
-            parse_spec(spec)  # a malformed spec fails now, not in a worker
+            path, _ = parse_spec(spec)  # a malformed spec fails now, not in a worker
+            if path.startswith("mjenv.botzone.") and self.rules != "botzone":
+                raise ValueError(f"{spec!r} is a Botzone bot: it plays the botzone rules "
+                                 "(rules='botzone', --rules botzone)")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"deals must be a positive integer, got {self.deals!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:

@@ -110,6 +110,7 @@ def test_our_agents_play_through_the_protocol(mode: str, policy_path: str) -> No
 
 
 @pytest.mark.acceptance
+@pytest.mark.slow
 def test_acceptance_our_agents_as_bots(policy_path: str) -> None:
     """1,000 keep-running games and 20 in each fresh-process mode, no illegal response."""
     report = {}
