@@ -41,6 +41,10 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.engine": _DECOMPOSE | {"mjenv.fans", "mjenv.engine"},
     # Botzone's protocol over the engine's botzone profile
     "mjenv.botzone": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.botzone"},
+    # the bridge: an agent as a bot (observations of the seat's view), a bot as an agent
+    "mjenv.botzone.bot": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.botzone",
+                                       "mjenv.encoders", "mjenv.agent"},
+    "mjenv.botzone.package": {"mjenv.agent", "mjenv.botzone"},
     # observations and the environment
     "mjenv.encoders": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders"},
     "mjenv.render": _DECOMPOSE | {"mjenv.engine"},
@@ -51,6 +55,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.agent": set(),  # the agent protocol and specs (agents resolved by import string)
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
     "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans"},
+    # the seat's events for agents that watch the hand (a Botzone bot program)
+    "mjenv.arena.feed": {"mjenv.agent", "mjenv.engine"},
     "mjenv.play": _DECOMPOSE | {"mjenv.agent", "mjenv.engine", "mjenv.mahjong_env",
                                 "mjenv.render"},
     # the top: the package facade (lazy re-exports) and the command line

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mjenv.agent import parse_spec
 
-_MAIN = '''"""Botzone entry point, written by `mjenv botzone-bot --zip` (mjenv {version})."""
+_MAIN = '''"""Botzone entry point, written by `mjenv botzone-bot --zip`."""
 import os
 import sys
 import tempfile
@@ -53,8 +53,6 @@ def write_zip(spec: str, out: str | Path, *, keep_running: bool = True,
               encoder: str = "mjenv-v1") -> str:
     """Write the upload zip for ``spec``; returns a one-line summary. ValueError for a bad
     spec or a missing checkpoint."""
-    from mjenv import __version__
-
     path, options = parse_spec(spec)
     checkpoint: str | None = None
     files = [*_sources("mjenv"), *_sources("agents")]
@@ -65,7 +63,7 @@ def write_zip(spec: str, out: str | Path, *, keep_running: bool = True,
         checkpoint = f"data/{source.name}"
         spec = spec.replace(str(options["path"]), "{checkpoint}", 1)
         files.append((source, checkpoint))
-    main = _MAIN.format(version=__version__, spec=spec, checkpoint=checkpoint,
+    main = _MAIN.format(spec=spec, checkpoint=checkpoint,
                         keep_running=keep_running, encoder=encoder)
     out = Path(out)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
