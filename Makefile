@@ -1,5 +1,6 @@
 # mjenv developer commands. Everything runs in .venv at the repository root, created on first use.
-#   make fan-demo    set up and score a sample hand (the README's first command)
+#   make demo        set up, train the CPU demo policy and evaluate it (the README's first command)
+#   make fan-demo    set up and score a sample hand
 #   make test        set up, then ruff, mypy and the default pytest suite (what CI runs)
 #   make lint        ruff and mypy only
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
@@ -13,7 +14,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
-.PHONY: install fan-demo test lint acceptance bench clean
+.PHONY: install demo fan-demo test lint acceptance bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,10 @@ $(STAMP): pyproject.toml setup.py $(SOURCES) | $(BIN)/python
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# behaviour cloning, PPO self-play and the arena evaluation (configs/demo.toml; resumable)
+demo: $(STAMP)
+	$(BIN)/mjenv train --config configs/demo.toml
 
 fan-demo: $(STAMP)
 	$(BIN)/mjenv fan "1112345678999m" --win 5m --self-drawn

@@ -1,0 +1,76 @@
+"""``mjenv train`` (agents.train.pipeline): staged configs, overrides, the smoke run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from agents.train import pipeline  # noqa: E402
+from mjenv.cli import main as mjenv_main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = ROOT / "configs"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_shipped_configs_parse() -> None:
+    for name in ("smoke", "demo", "long"):
+        p = pipeline.load(CONFIGS / f"{name}.toml")
+        assert p.bc is not None and p.ppo is not None and p.evaluate is not None
+        assert p.ppo.init == str(p.out / "bc" / "final.pt")
+        assert p.bc.out == str(p.out / "bc") and p.ppo.out == str(p.out / "ppo")
+
+
+def test_shared_keys_and_overrides(tmp_path: Path) -> None:
+    path = _write(tmp_path, 'out = "x"\nseed = 9\nthreads = 1\n[bc]\nhands = 3\n'
+                            '[ppo]\nupdates = 4\n[evaluate]\nopponents = ["random"]\n')
+    p = pipeline.load(path, ["ppo.updates=7", "seed=11", "evaluate.deals=5"], out="y")
+    assert p.out == Path("y") and p.bc is not None and p.ppo is not None
+    assert p.bc.seed == 11 and p.ppo.seed == 11 and p.bc.threads == 1
+    assert p.ppo.updates == 7 and p.evaluate is not None and p.evaluate.deals == 5
+    assert pipeline.trained_policy(p) == Path("y/ppo/final.pt")
+
+
+@pytest.mark.parametrize(("text", "overrides", "message"), [
+    ('out = "x"\n[bc]\nhands = 3\n[sft]\nx = 1\n', [], "unknown tables"),
+    ('out = "x"\nlr = 1\n[bc]\nhands = 3\n', [], "top-level keys"),
+    ('[bc]\nhands = 3\n', [], "needs out"),
+    ('out = "x"\n', [], "no stage table"),
+    ('out = "x"\n[bc]\nhands = 3\n', ["bc.handz=3"], "unknown keys"),
+    ('out = "x"\n[bc]\nhands = 3\n', ["rl.updates=3"], "unknown stage"),
+    ('out = "x"\n[bc]\nhands = 3\n', ["hands"], "not key=value"),
+    ('out = "x"\n[bc]\nhands = "many"\n', [], "must be a int"),
+    ('out = "x"\n[ppo]\nupdates = 1\n[evaluate]\nopponents = ["bc"]\n', [], "needs a \\[bc\\]"),
+    ('out = "x"\n[evaluate]\ndeals = 3\n', [], "needs a \\[bc\\] or \\[ppo\\]"),
+    ('out = "x"\n[bc\nhands = 3\n', [], "not valid TOML"),
+])
+def test_bad_configs_are_refused(tmp_path: Path, text: str, overrides: list[str],
+                                 message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        pipeline.load(_write(tmp_path, text), overrides)
+
+
+def test_smoke_config_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
+    out = tmp_path / "smoke"
+    argv = ["train", "--config", str(CONFIGS / "smoke.toml"), "--out", str(out),
+            "--no-progress"]
+    assert mjenv_main(argv) == 0
+    for name in ("bc/final.pt", "ppo/final.pt", "ppo/metrics.csv", "eval/random/results.json",
+                 "eval/bc/results.json", "summary.json", "summary.md"):
+        assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["against"]) == {"random", "bc"}
+    assert "score difference" in capsys.readouterr().out
+    assert mjenv_main(argv) == 0  # finished: every stage resumes as a no-op
+    assert "resuming" in capsys.readouterr().out
+    assert mjenv_main(["train", "--config", str(tmp_path / "none.toml")]) == 2

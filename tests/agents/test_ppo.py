@@ -1,0 +1,129 @@
+"""PPO self-play (agents.train.ppo): smoke run, determinism, resume, GAE, masking, configs."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.policy import PolicyConfig, PolicyNet, load_checkpoint  # noqa: E402
+from agents.train import ppo  # noqa: E402
+
+
+def _args(out: Path, **changes: Any) -> ppo.Args:
+    base = ppo.Args(seed=4, out=str(out), threads=1, checkpoint_interval=1, updates=2,
+                    games=4, decisions_per_update=48, minibatch_size=16, epochs=2,
+                    channels=8, blocks=1, opponents=("self", "pool", "random"),
+                    opponent_weights=(0.4, 0.3, 0.3), pool_interval=1, eval_deals=1,
+                    eval_opponent="random", learning_rate=1e-3)
+    return replace(base, **changes)
+
+
+def _rows(out: Path) -> list[dict[str, str]]:
+    with open(out / "metrics.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _weights(path: Path) -> dict[str, Any]:
+    return load_checkpoint(path)[0].state_dict()
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ppo")
+    ppo.train(_args(out))
+    return out
+
+
+def test_smoke_run_writes_everything(run: Path) -> None:
+    for name in ("config.toml", "metrics.csv", "checkpoint_1.pt", "final.pt",
+                 "snapshots/update_1.pt", "snapshots/update_2.pt", "learning_curve.png",
+                 "eval/update_2/results.json"):
+        assert (run / name).exists(), name
+    rows = _rows(run)
+    assert list(rows[0]) == ["step", *ppo.METRICS, "time"]
+    train_rows = [r for r in rows if r["ppo/policy_loss"]]
+    eval_rows = [r for r in rows if r["eval/score_diff"]]
+    assert [r["step"] for r in train_rows] == ["1", "2"] and [r["step"] for r in eval_rows] == ["2"]
+    for r in train_rows:
+        assert np.isfinite(float(r["ppo/value_loss"])) and float(r["ppo/entropy"]) >= 0
+        assert float(r["rollout/decisions"]) >= 48
+    low, mid, high = (float(eval_rows[0][k]) for k in
+                      ("eval/score_diff_low", "eval/score_diff", "eval/score_diff_high"))
+    assert low <= mid <= high
+    net, extra = load_checkpoint(run / "final.pt")
+    assert extra["update"] == 2 and extra["stage"] == "ppo" and isinstance(net, PolicyNet)
+
+
+def test_same_seed_same_updates_and_exact_resume(run: Path, tmp_path: Path) -> None:
+    """The same seed gives the same updates (metrics and weights) on CPU, and a run killed
+    after a checkpoint and resumed ends with the uninterrupted run's weights."""
+    ppo.train(_args(tmp_path))
+    for a, b in zip(_rows(tmp_path), _rows(run), strict=True):
+        for key in ppo.METRICS:
+            if key != "time/decisions_per_second":
+                assert a[key] == b[key], key
+    (tmp_path / "final.pt").unlink()  # as if killed after the first update's checkpoint
+    ppo.train(_args(tmp_path))
+    assert _same(_weights(tmp_path / "final.pt"), _weights(run / "final.pt"))
+    assert [r["step"] for r in _rows(tmp_path) if r["ppo/policy_loss"]] == ["1", "2"]
+    assert ppo.train(_args(tmp_path)) == tmp_path / "final.pt"  # finished: a no-op
+    with pytest.raises(ValueError, match="another config"):
+        ppo.train(_args(tmp_path, learning_rate=5e-4))
+
+
+def test_rollout_records_legal_actions_and_gae() -> None:
+    args = _args(Path("unused"), games=3, decisions_per_update=40, gamma=0.9, gae_lambda=0.8)
+    torch.manual_seed(0)
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1))
+    net.eval()
+    rollout = ppo.Rollout(args, net, [], 0)
+    batch = rollout.collect()
+    assert len(batch) >= 40
+    assert batch.mask[torch.arange(len(batch)), batch.action].all()
+    assert torch.isfinite(batch.logprob).all() and (batch.logprob <= 0).all()
+    assert torch.allclose(batch.ret, batch.advantage + batch.value)
+    # GAE on a hand-made trajectory: values v, one reward R at the end
+    obs, mask = np.zeros((86, 34), np.float32), np.ones(235, bool)
+    v = [0.5, -0.2, 0.1]
+    steps = [(obs, mask, 0, -1.0, x) for x in v]
+    got = rollout._batch([steps], [2.0]).advantage.tolist()
+    d = [0 + 0.9 * v[1] - v[0], 0 + 0.9 * v[2] - v[1], 2.0 - v[2]]
+    want = [d[0] + 0.72 * (d[1] + 0.72 * d[2]), d[1] + 0.72 * d[2], d[2]]
+    assert np.allclose(got, want, atol=1e-6)
+
+
+def test_masked_entropy_ignores_illegal_actions() -> None:
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1))
+    mask = torch.zeros(2, 235, dtype=torch.bool)
+    mask[0, [2, 5]] = True
+    mask[1, 7] = True
+    with torch.no_grad():
+        logits, _ = net(torch.rand(2, 86, 34), mask)
+    h = ppo.masked_entropy(logits)
+    assert torch.isfinite(h).all()
+    assert float(h[1]) == pytest.approx(0.0, abs=1e-6)  # one legal action: no uncertainty
+    assert 0 < float(h[0]) <= np.log(2) + 1e-6
+
+
+def test_bad_args_are_refused() -> None:
+    with pytest.raises(ValueError, match="opponent_weights"):
+        ppo.Args(opponents=("self", "greedy"), opponent_weights=(1.0,))
+    with pytest.raises(ValueError, match="gae_lambda"):
+        ppo.Args(gae_lambda=1.5)
+    with pytest.raises(ValueError, match="Args.games must be"):
+        ppo.Args(games=0)
+    with pytest.raises(ValueError, match="must be a int"):
+        ppo.Args(updates=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ppo.Args(opponents=("self", "no.such.module:Agent x=("), opponent_weights=(1.0, 1.0))
