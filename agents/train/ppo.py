@@ -33,9 +33,10 @@ PPO runs ``epochs`` passes of minibatches of ``minibatch_size``: clipped surroga
 (``clip_coef``), value loss (``vf_coef``, squared error against the GAE return), entropy bonus
 (``ent_coef``; the entropy of the masked softmax, over legal actions only), advantages
 normalised per minibatch, gradients clipped to ``max_grad_norm``, Adam at ``learning_rate``
-(linearly annealed to zero with ``anneal_lr``). Decisions taken by an older network in hands
-that straddle an update are corrected by the ratio against the probability recorded when they
-were played (the clipping bounds it).
+(linearly annealed to zero with ``anneal_lr``); the first ``value_warmup`` updates train the
+value head alone (a cloned network starts with an untrained one). Decisions taken by an older
+network in hands that straddle an update are corrected by the ratio against the probability
+recorded when they were played (the clipping bounds it).
 
 **Evaluation.** Every ``eval_interval`` updates (and after the last) the current network is
 saved as ``snapshots/update_<u>.pt`` and played in the arena (:mod:`mjenv.arena`), 1-vs-3
@@ -143,6 +144,8 @@ class Args:
     reward_scale: float = 0.02
     target_kl: float = 0.0
     """stop an update's epochs early once the approximate KL exceeds it (0: never)"""
+    value_warmup: int = 0
+    """first updates that train only the value head (a cloned network starts without one)"""
 
     def __post_init__(self) -> None:
         common.check_types(self)
@@ -150,7 +153,7 @@ class Args:
                      "channels", "updates", "games", "decisions_per_update", "pool_interval",
                      "pool_size", "epochs", "minibatch_size"):
             require(self, getattr(self, name) >= 1, name, ">= 1")
-        for name in ("seed", "threads", "eval_interval", "eval_seed", "blocks"):
+        for name in ("seed", "threads", "eval_interval", "eval_seed", "blocks", "value_warmup"):
             require(self, getattr(self, name) >= 0, name, ">= 0")
         for name in ("learning_rate", "clip_coef", "reward_scale"):
             require(self, getattr(self, name) > 0, name, "> 0")
@@ -224,24 +227,26 @@ class Rollout:
             int(np.random.SeedSequence([args.seed, start, 1]).generate_state(1)[0]))
         self.weights = np.asarray(args.opponent_weights, dtype=float)
         self.weights /= self.weights.sum()
-        self.agents: dict[str, list[Any]] = {}
+        self.agents: dict[tuple[str, int, int], Any] = {}
         self.make_env: Callable[[], Any] = lambda: mjenv.raw_env(rules=args.rules)
-        self.hands = [self._new_hand() for _ in range(args.games)]
+        self.hands = [self._new_hand(slot) for slot in range(args.games)]
         self.decisions = 0
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
         self.stats: list[tuple[float, int, int]] = []  # (payment, win, deal-in) per seat-hand
 
-    def _opponent(self, spec: str, index: int) -> Any:
-        """The ``index``-th (0..2) copy of the agent ``spec`` (created once)."""
+    def _opponent(self, spec: str, slot: int, seat: int) -> Any:
+        """The agent ``spec`` for ``seat`` of the hand in ``slot`` (created once, reset for
+        every hand: agents may keep per-hand state, so hands in play never share one)."""
         from mjenv.agent import make_agent
 
-        copies = self.agents.setdefault(spec, [])
-        while len(copies) <= index:
-            copies.append(make_agent(spec))
-        return copies[index]
+        key = (spec, slot, seat)
+        agent = self.agents.get(key)
+        if agent is None:
+            agent = self.agents[key] = make_agent(spec)
+        return agent
 
-    def _new_hand(self) -> _Hand:
+    def _new_hand(self, slot: int) -> _Hand:
         kinds = self.args.opponents
         kind = kinds[int(self.rng.choice(len(kinds), p=self.weights))]
         if kind == POOL and not self.pool:
@@ -250,15 +255,13 @@ class Rollout:
         learner = int(self.rng.integers(4))
         players: list[Any] = []
         snapshot = self.pool[int(self.rng.integers(len(self.pool)))] if kind == POOL else None
-        k = 0
         for seat in range(4):
             if kind == SELF or seat == learner:
                 players.append(SELF)
             elif snapshot is not None:
                 players.append(snapshot)
             else:
-                agent = self._opponent(kind, k)
-                k += 1
+                agent = self._opponent(kind, slot, seat)
                 agent.reset(seat, int(self.rng.integers(2**63)))
                 players.append(agent)
         env = self.make_env()
@@ -284,7 +287,7 @@ class Rollout:
                         self.stats.append((float(result.payments[s]), int(result.winner == s),
                                            int(result.from_seat == s and not result.self_drawn
                                                and result.winner is not None)))
-                    self.hands[i] = self._new_hand()
+                    self.hands[i] = self._new_hand(i)
         self.decisions += count
         return self._batch(finished, rewards)
 
@@ -380,8 +383,9 @@ def masked_entropy(logits: torch.Tensor) -> torch.Tensor:
 
 
 def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, args: Args,
-               generator: torch.Generator) -> dict[str, float]:
-    """``args.epochs`` passes of clipped PPO over ``batch``; returns the ppo/* metrics."""
+               generator: torch.Generator, value_only: bool = False) -> dict[str, float]:
+    """``args.epochs`` passes of clipped PPO over ``batch``; returns the ppo/* metrics.
+    ``value_only`` trains the value head alone (the policy terms are computed, not used)."""
     device = next(net.parameters()).device
     n = len(batch)
     sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0,
@@ -409,7 +413,9 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, a
                                 -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
             v_loss = 0.5 * (value - ret).pow(2).mean()
             entropy = masked_entropy(logits).mean()
-            loss = pg_loss + args.vf_coef * v_loss - args.ent_coef * entropy
+            loss = args.vf_coef * v_loss
+            if not value_only:
+                loss = loss + pg_loss - args.ent_coef * entropy
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
@@ -541,7 +547,8 @@ def train(args: Args) -> Path:
             net.eval()
             batch = rollout.collect()
             rate = (rollout.stepped - stepped) / max(_now() - began, 1e-9)
-            metrics = ppo_update(net, optimizer, batch, args, generator)
+            metrics = ppo_update(net, optimizer, batch, args, generator,
+                                 value_only=update < args.value_warmup)
             update += 1
             metrics["ppo/learning_rate"] = lr
             metrics["time/decisions_per_second"] = rate
