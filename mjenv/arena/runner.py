@@ -12,6 +12,7 @@ the number of workers or on the backend: every game's seeds come from the schedu
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -37,12 +38,21 @@ def _run_inline(config: ArenaConfig, chunks: list[list[Task]]) -> Iterator[list[
         yield play_chunk(config, chunk)
 
 
+def _one_thread_per_worker() -> None:
+    """Worker initializer: numerical libraries (torch, OpenMP, BLAS) read these when first
+    imported; one thread each keeps N workers on N cores instead of N x cores threads that
+    fight over them (a policy's one-row forward passes gain nothing from more)."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+
+
 def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
                    workers: int) -> Iterator[list[tuple[str, Rows]]]:
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")  # no state inherited: same as a fresh run
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_one_thread_per_worker) as pool:
         pending: set[Future[list[tuple[str, Rows]]]] = set()
         queue = iter(chunks)
         for chunk in queue:
