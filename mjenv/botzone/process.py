@@ -214,5 +214,7 @@ class BotProcess:
         self._stop()
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # at interpreter shutdown
+        try:  # noqa: SIM105 - at interpreter shutdown, module globals such as contextlib are gone
             self._stop()
+        except Exception:  # noqa: BLE001
+            pass

@@ -32,7 +32,6 @@ least 5 s), ``max_output`` (bytes per turn, default 65536).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Sequence
 
@@ -140,5 +139,7 @@ class BotzoneProgramAgent:
         return BotzoneBotError(verdict, text)
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # at interpreter shutdown
+        try:  # noqa: SIM105 - at interpreter shutdown, module globals such as contextlib are gone
             self.close()
+        except Exception:  # noqa: BLE001
+            pass
