@@ -172,15 +172,23 @@ def test_the_command_line_bot_plays_keep_running() -> None:
 
 
 def test_the_upload_zip_runs_as_a_bot(tmp_path: Path, policy_path: str) -> None:
-    """``--zip``: the archive runs with plain ``python bot.zip`` and answers like the bot."""
+    """``--zip``: the archive runs with plain ``python bot.zip`` and answers like the bot; a
+    policy's checkpoint travels inside it."""
+    import zipfile
+
     from mjenv.botzone.package import write_zip
 
     out = tmp_path / "bot.zip"
-    assert "bot.zip" in write_zip(f"policy:{policy_path}", out, keep_running=False)
+    assert "bot.zip" in write_zip("greedy", out, keep_running=False)
     request = json.dumps({"requests": ["0 3 1"], "responses": []})
     done = subprocess.run([sys.executable, str(out)], input=request + "\n", text=True,
                           capture_output=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"response": "PASS"}
+    write_zip(f"policy:{policy_path}", out)
+    with zipfile.ZipFile(out) as archive:
+        assert "data/net.pt" in archive.namelist()
+        main = archive.read("__main__.py").decode()
+    assert "policy:{checkpoint}" in main and "CHECKPOINT = 'data/net.pt'" in main
     with pytest.raises(ValueError, match="no checkpoint"):
         write_zip("policy:/nonexistent.pt", out)
