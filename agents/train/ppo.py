@@ -9,9 +9,11 @@ Run::
 Settings are the fields of :class:`Args` (TOML ``key = value`` pairs and ``key=value``
 overrides, as in :mod:`agents.train.bc`).
 
-**Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in one
-process. Each hand gets a seating: one opponent kind is drawn from ``opponents`` with
-``opponent_weights``, and
+**Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in this
+process, or in each of ``rollout_workers`` worker processes (each with its own random streams
+and a copy of the learner's weights sent before every collection; their batches are joined in
+worker order, so runs stay reproducible). Each hand gets a seating: one opponent kind is drawn
+from ``opponents`` with ``opponent_weights``, and
 
 * ``"self"``: the learner plays all four seats (every decision is training data);
 * ``"pool"``: the learner plays one random seat, a snapshot drawn uniformly from the pool (the
@@ -64,7 +66,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,9 @@ class Args:
     eval_opponent: str = "greedy"
     eval_seed: int = 2024
     eval_workers: int = 1
+    rollout_workers: int = 1
+    """processes that play the hands (1: in this process; more: each plays ``games`` hands
+    with its own random streams, the learner's weights sent before every collection)"""
 
     # ---------------------------------------------------------------- algorithm
     rules: str = "mcr"
@@ -150,6 +155,7 @@ class Args:
     def __post_init__(self) -> None:
         common.check_types(self)
         for name in ("log_interval", "checkpoint_interval", "eval_deals", "eval_workers",
+                     "rollout_workers",
                      "channels", "updates", "games", "decisions_per_update", "pool_interval",
                      "pool_size", "epochs", "minibatch_size"):
             require(self, getattr(self, name) >= 1, name, ">= 1")
@@ -216,15 +222,17 @@ class _Hand:
 class Rollout:
     """Plays hands for the learner and yields training data (see the module docstring)."""
 
-    def __init__(self, args: Args, net: PolicyNet, pool: list[PolicyNet], start: int) -> None:
+    def __init__(self, args: Args, net: PolicyNet, pool: list[PolicyNet], start: int,
+                 stream: int = 0) -> None:
         import mjenv
 
         self.args = args
         self.net = net
         self.pool = pool
-        self.rng = np.random.default_rng([args.seed, start])
-        self.generator = torch.Generator().manual_seed(
-            int(np.random.SeedSequence([args.seed, start, 1]).generate_state(1)[0]))
+        # stream 0: the in-process rollout; 1..W: worker processes (rollout_workers)
+        self.rng = np.random.default_rng([args.seed, start] + ([stream] if stream else []))
+        self.generator = torch.Generator().manual_seed(int(np.random.SeedSequence(
+            [args.seed, start, 1] + ([stream] if stream else [])).generate_state(1)[0]))
         self.weights = np.asarray(args.opponent_weights, dtype=float)
         self.weights /= self.weights.sum()
         self.agents: dict[tuple[str, int, int], Any] = {}
@@ -361,16 +369,107 @@ class Rollout:
                      logprob=torch.tensor([s[3] for s in flat], dtype=torch.float32),
                      value=value, advantage=advantage, ret=advantage + value)
 
+    def set_pool(self, paths: list[Path]) -> None:
+        self.pool = _load_pool(paths)
+
     def take_stats(self) -> dict[str, float]:
         """rollout/* metrics since the last call."""
         stats, self.stats = self.stats, []
-        if not stats:
-            return {"rollout/decisions": float(self.decisions)}
-        n = len(stats)
-        return {"rollout/hand_score": sum(s[0] for s in stats) / n,
-                "rollout/win_rate": sum(s[1] for s in stats) / n,
-                "rollout/deal_in_rate": sum(s[2] for s in stats) / n,
-                "rollout/hands": float(n), "rollout/decisions": float(self.decisions)}
+        return _stats_metrics(stats, self.decisions)
+
+    def close(self) -> None:
+        pass
+
+
+def _stats_metrics(stats: list[tuple[float, int, int]], decisions: int) -> dict[str, float]:
+    if not stats:
+        return {"rollout/decisions": float(decisions)}
+    n = len(stats)
+    return {"rollout/hand_score": sum(s[0] for s in stats) / n,
+            "rollout/win_rate": sum(s[1] for s in stats) / n,
+            "rollout/deal_in_rate": sum(s[2] for s in stats) / n,
+            "rollout/hands": float(n), "rollout/decisions": float(decisions)}
+
+
+def _worker_main(conn: Any, args: Args, config: dict[str, Any], start: int, stream: int,
+                 ) -> None:
+    """A rollout worker process: its own Rollout (stream ``stream``), the learner's weights
+    received before every collection."""
+    torch.set_num_threads(1)
+    net = PolicyNet(PolicyConfig.from_dict(config))
+    net.eval()
+    share = -(-args.decisions_per_update // args.rollout_workers)  # ceil
+    rollout = Rollout(replace(args, decisions_per_update=share), net, [], start, stream)
+    paths: list[Path] = []
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        state, pool_paths = message
+        net.load_state_dict(state)
+        if pool_paths != paths:
+            paths = pool_paths
+            rollout.set_pool(paths)
+        stepped = rollout.stepped
+        batch = rollout.collect()
+        stats, rollout.stats = rollout.stats, []
+        conn.send((batch, stats, rollout.stepped - stepped))
+
+
+class RolloutWorkers:
+    """``rollout_workers`` processes, each playing ``games`` hands with its own random streams
+    (``Rollout(stream=w)``) and a copy of the learner sent before every collection; their
+    batches are concatenated in worker order (deterministic)."""
+
+    def __init__(self, args: Args, net: PolicyNet, pool: list[Path], start: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.net = net
+        self.pool_paths = pool
+        self.decisions = 0
+        self.stepped = 0
+        self.stats: list[tuple[float, int, int]] = []
+        self.connections = []
+        self.processes = []
+        config = asdict(net.config)
+        for w in range(args.rollout_workers):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_worker_main, daemon=True,
+                                      args=(theirs, args, config, start, w + 1))
+            process.start()
+            self.connections.append(mine)
+            self.processes.append(process)
+
+    def set_pool(self, paths: list[Path]) -> None:
+        self.pool_paths = paths
+
+    def collect(self) -> Batch:
+        state = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
+        for connection in self.connections:
+            connection.send((state, self.pool_paths))
+        parts = []
+        for connection in self.connections:
+            batch, stats, stepped = connection.recv()
+            parts.append(batch)
+            self.stats.extend(stats)
+            self.stepped += stepped
+        batch = Batch(*(torch.cat([getattr(b, f.name) for b in parts])
+                        for f in fields(Batch)))
+        self.decisions += len(batch)
+        return batch
+
+    def take_stats(self) -> dict[str, float]:
+        stats, self.stats = self.stats, []
+        return _stats_metrics(stats, self.decisions)
+
+    def close(self) -> None:
+        for connection in self.connections:
+            connection.send(None)
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
 
 
 # ------------------------------------------------------------------ the update
@@ -504,13 +603,26 @@ def make_net(args: Args) -> PolicyNet:
                                   features=args.features))
 
 
-def _pool(args: Args, out: Path, update: int) -> list[PolicyNet]:
+def _pool_paths(args: Args, out: Path, update: int) -> list[Path]:
     """The snapshots an update at ``update`` draws opponents from (rebuilt the same way on
-    resume): ``init`` and ``snapshots/update_<u>.pt`` for multiples ``u`` of pool_interval."""
+    resume): ``init`` and ``snapshots/update_<u>.pt`` for multiples ``u`` of pool_interval,
+    the last ``pool_size`` of them."""
     paths = [Path(args.init)] if args.init else []
     paths += [out / "snapshots" / f"update_{u}.pt"
               for u in range(args.pool_interval, update + 1, args.pool_interval)]
-    return [load_checkpoint(p)[0] for p in paths[-args.pool_size:] if p.exists()]
+    return [p for p in paths[-args.pool_size:] if p.exists()]
+
+
+def _load_pool(paths: list[Path]) -> list[PolicyNet]:
+    return [load_checkpoint(p)[0] for p in paths]
+
+
+def make_rollout(args: Args, net: PolicyNet, out: Path, update: int) -> Rollout | RolloutWorkers:
+    """The rollout of the segment starting at ``update``: in this process, or in workers."""
+    paths = _pool_paths(args, out, update)
+    if args.rollout_workers > 1:
+        return RolloutWorkers(args, net, paths, update)
+    return Rollout(args, net, _load_pool(paths), update)
 
 
 def train(args: Args) -> Path:
@@ -533,12 +645,14 @@ def train(args: Args) -> Path:
         if resume.name == "final.pt":
             return resume
     logger = common.MetricLogger(out, update, METRICS)
-    rollout: Rollout | None = None
+    rollout: Rollout | RolloutWorkers | None = None
     generator = torch.Generator()
     try:
         while update < args.updates:
             if rollout is None or update % args.checkpoint_interval == 0:
-                rollout = Rollout(args, net, _pool(args, out, update), update)
+                if rollout is not None:
+                    rollout.close()
+                rollout = make_rollout(args, net, out, update)
                 generator = torch.Generator().manual_seed(args.seed * 1_000_003 + update)
             lr = args.learning_rate * (1 - update / args.updates if args.anneal_lr else 1.0)
             for group in optimizer.param_groups:
@@ -563,7 +677,7 @@ def train(args: Args) -> Path:
                 save_checkpoint(out / "snapshots" / f"update_{update}.pt", net,
                                 {"update": update, "stage": "ppo"})
                 if update % args.pool_interval == 0:
-                    rollout.pool = _pool(args, out, update)
+                    rollout.set_pool(_pool_paths(args, out, update))
             if _evaluates(args, update):
                 scores = evaluate(args, out / "snapshots" / f"update_{update}.pt", update)
                 logger.log(update, scores)
@@ -575,6 +689,8 @@ def train(args: Args) -> Path:
                 _save(out / f"checkpoint_{update}.pt", net, optimizer, update, args)
     finally:
         logger.close()
+        if rollout is not None:
+            rollout.close()
     final = out / "final.pt"
     _save(final, net, optimizer, update, args)
     return final
@@ -610,5 +726,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["METRICS", "Args", "Batch", "Rollout", "evaluate", "main", "masked_entropy",
-           "parse_args", "ppo_update", "train"]
+__all__ = ["METRICS", "Args", "Batch", "Rollout", "RolloutWorkers", "evaluate", "main",
+           "make_rollout", "masked_entropy", "parse_args", "ppo_update", "train"]

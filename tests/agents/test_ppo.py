@@ -82,6 +82,17 @@ def test_same_seed_same_updates_and_exact_resume(run: Path, tmp_path: Path) -> N
         ppo.train(_args(tmp_path, learning_rate=5e-4))
 
 
+def test_rollout_worker_processes(tmp_path: Path) -> None:
+    """rollout_workers=2: hands are played in two processes; the run is reproducible."""
+    args = _args(tmp_path / "a", updates=1, rollout_workers=2, opponents=("self",),
+                 opponent_weights=(1.0,))
+    ppo.train(args)
+    rows = [r for r in _rows(tmp_path / "a") if r["ppo/policy_loss"]]
+    assert float(rows[0]["rollout/decisions"]) >= 48
+    ppo.train(replace(args, out=str(tmp_path / "b")))
+    assert _same(_weights(tmp_path / "a" / "final.pt"), _weights(tmp_path / "b" / "final.pt"))
+
+
 def test_rollout_records_legal_actions_and_gae() -> None:
     args = _args(Path("unused"), games=3, decisions_per_update=40, gamma=0.9, gae_lambda=0.8)
     torch.manual_seed(0)
