@@ -657,14 +657,21 @@ def _add_train(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(handler=_run_train, command="train")
 
 
+TRAIN_PIPELINE = "agents.train.pipeline"
+"""The training stack, resolved by import string like agent specs: mjenv never imports the
+agents package (or torch) itself, and the other commands stay fast."""
+
+
 def _run_train(args: argparse.Namespace) -> int:
-    """Hand the words to the training pipeline (its own parser and --help): importing torch
-    only for this command keeps the others fast."""
+    """Hand the words to the training pipeline (its own parser and --help)."""
+    import importlib
+
     try:
-        from agents.train.pipeline import main as train_main
+        pipeline = importlib.import_module(TRAIN_PIPELINE)
     except ImportError as exc:
         raise CommandError(f"training needs the train extra (torch): {exc}") from None
-    return train_main(args.words)
+    status: int = pipeline.main(args.words)
+    return status
 
 
 # ---------------------------------------------------------------- main
