@@ -238,7 +238,6 @@ class Rollout:
         self.agents: dict[tuple[str, int, int], Any] = {}
         self.make_env: Callable[[], Any] = lambda: mjenv.raw_env(rules=args.rules)
         self.hands = [self._new_hand(slot) for slot in range(args.games)]
-        self.decisions = 0
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
         self.stats: list[tuple[float, int, int]] = []  # (payment, win, deal-in) per seat-hand
@@ -296,7 +295,6 @@ class Rollout:
                                            int(result.from_seat == s and not result.self_drawn
                                                and result.winner is not None)))
                     self.hands[i] = self._new_hand(i)
-        self.decisions += count
         return self._batch(finished, rewards)
 
     def _tick(self) -> list[tuple[int, _Hand, int, int]]:
@@ -375,20 +373,20 @@ class Rollout:
     def take_stats(self) -> dict[str, float]:
         """rollout/* metrics since the last call."""
         stats, self.stats = self.stats, []
-        return _stats_metrics(stats, self.decisions)
+        return _stats_metrics(stats)
 
     def close(self) -> None:
         pass
 
 
-def _stats_metrics(stats: list[tuple[float, int, int]], decisions: int) -> dict[str, float]:
+def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:
     if not stats:
-        return {"rollout/decisions": float(decisions)}
+        return {}
     n = len(stats)
     return {"rollout/hand_score": sum(s[0] for s in stats) / n,
             "rollout/win_rate": sum(s[1] for s in stats) / n,
             "rollout/deal_in_rate": sum(s[2] for s in stats) / n,
-            "rollout/hands": float(n), "rollout/decisions": float(decisions)}
+            "rollout/hands": float(n)}
 
 
 def _worker_main(conn: Any, args: Args, config: dict[str, Any], start: int, stream: int,
@@ -427,7 +425,6 @@ class RolloutWorkers:
         context = multiprocessing.get_context("spawn")
         self.net = net
         self.pool_paths = pool
-        self.decisions = 0
         self.stepped = 0
         self.stats: list[tuple[float, int, int]] = []
         self.connections = []
@@ -456,12 +453,11 @@ class RolloutWorkers:
             self.stepped += stepped
         batch = Batch(*(torch.cat([getattr(b, f.name) for b in parts])
                         for f in fields(Batch)))
-        self.decisions += len(batch)
         return batch
 
     def take_stats(self) -> dict[str, float]:
         stats, self.stats = self.stats, []
-        return _stats_metrics(stats, self.decisions)
+        return _stats_metrics(stats)
 
     def close(self) -> None:
         for connection in self.connections:
@@ -635,12 +631,14 @@ def train(args: Args) -> Path:
     net = make_net(args).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     update = 0
+    trained = 0  # learner decisions trained on so far (rollout/decisions)
     resume = latest_checkpoint(out)
     if resume is not None:
         loaded, extra = load_checkpoint(resume, device)
         net.load_state_dict(loaded.state_dict())
         optimizer.load_state_dict(extra["optimizer"])
         update = int(extra["update"])
+        trained = int(extra.get("decisions", 0))
         print(f"resuming from {resume} at update {update}")
         if resume.name == "final.pt":
             return resume
@@ -664,7 +662,9 @@ def train(args: Args) -> Path:
             metrics = ppo_update(net, optimizer, batch, args, generator,
                                  value_only=update < args.value_warmup)
             update += 1
+            trained += len(batch)
             metrics["ppo/learning_rate"] = lr
+            metrics["rollout/decisions"] = float(trained)
             metrics["time/decisions_per_second"] = rate
             if update % args.log_interval == 0 or update == args.updates:
                 metrics.update(rollout.take_stats())
@@ -686,13 +686,13 @@ def train(args: Args) -> Path:
                       f"{scores['eval/score_diff']:+.2f} [{scores['eval/score_diff_low']:+.2f}, "
                       f"{scores['eval/score_diff_high']:+.2f}]", flush=True)
             if update % args.checkpoint_interval == 0 and update < args.updates:
-                _save(out / f"checkpoint_{update}.pt", net, optimizer, update, args)
+                _save(out / f"checkpoint_{update}.pt", net, optimizer, update, trained, args)
     finally:
         logger.close()
         if rollout is not None:
             rollout.close()
     final = out / "final.pt"
-    _save(final, net, optimizer, update, args)
+    _save(final, net, optimizer, update, trained, args)
     return final
 
 
@@ -706,9 +706,10 @@ def _now() -> float:
 
 
 def _save(path: Path, net: PolicyNet, optimizer: torch.optim.Optimizer, update: int,
-          args: Args) -> None:
-    save_checkpoint(path, net, {"update": update, "optimizer": optimizer.state_dict(),
-                                "args": asdict(args), "stage": "ppo"})
+          decisions: int, args: Args) -> None:
+    save_checkpoint(path, net, {"update": update, "decisions": decisions,
+                                "optimizer": optimizer.state_dict(), "args": asdict(args),
+                                "stage": "ppo"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
