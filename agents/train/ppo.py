@@ -40,9 +40,10 @@ value head alone (a cloned network starts with an untrained one). Decisions take
 network in hands that straddle an update are corrected by the ratio against the probability
 recorded when they were played (the clipping bounds it).
 
-**Evaluation.** Every ``eval_interval`` updates (and after the last) the current network is
-saved as ``snapshots/update_<u>.pt`` and played in the arena (:mod:`mjenv.arena`), 1-vs-3
-against ``eval_opponent`` on ``eval_deals`` duplicate deals of the fixed seed ``eval_seed``:
+**Evaluation.** Before the first update (when ``eval_interval`` is set), every
+``eval_interval`` updates and after the last, the current network is saved as
+``snapshots/update_<u>.pt`` and played in the arena (:mod:`mjenv.arena`), 1-vs-3 against
+``eval_opponent`` on ``eval_deals`` duplicate deals of the fixed seed ``eval_seed``:
 the learning curve, logged as ``eval/score_diff`` with its 95% interval
 (``eval/score_diff_low``, ``eval/score_diff_high``), ``eval/win_rate`` and
 ``eval/deal_in_rate``, plotted in ``learning_curve.png``; each arena run is kept in
@@ -646,6 +647,8 @@ def train(args: Args) -> Path:
     rollout: Rollout | RolloutWorkers | None = None
     generator = torch.Generator()
     try:
+        if update == 0 and args.eval_interval:  # the curve's first point: the starting network
+            _evaluate_and_log(args, out, net, 0, logger)
         while update < args.updates:
             if rollout is None or update % args.checkpoint_interval == 0:
                 if rollout is not None:
@@ -679,12 +682,7 @@ def train(args: Args) -> Path:
                 if update % args.pool_interval == 0:
                     rollout.set_pool(_pool_paths(args, out, update))
             if _evaluates(args, update):
-                scores = evaluate(args, out / "snapshots" / f"update_{update}.pt", update)
-                logger.log(update, scores)
-                plot_learning_curve(out, args.eval_opponent)
-                print(f"update {update}: vs 3x {args.eval_opponent} "
-                      f"{scores['eval/score_diff']:+.2f} [{scores['eval/score_diff_low']:+.2f}, "
-                      f"{scores['eval/score_diff_high']:+.2f}]", flush=True)
+                _evaluate_and_log(args, out, net, update, logger)
             if update % args.checkpoint_interval == 0 and update < args.updates:
                 _save(out / f"checkpoint_{update}.pt", net, optimizer, update, trained, args)
     finally:
@@ -694,6 +692,20 @@ def train(args: Args) -> Path:
     final = out / "final.pt"
     _save(final, net, optimizer, update, trained, args)
     return final
+
+
+def _evaluate_and_log(args: Args, out: Path, net: PolicyNet, update: int,
+                      logger: common.MetricLogger) -> None:
+    """Play the network of ``update`` in the arena; log and plot the learning curve."""
+    snapshot = out / "snapshots" / f"update_{update}.pt"
+    if not snapshot.exists():
+        save_checkpoint(snapshot, net, {"update": update, "stage": "ppo"})
+    scores = evaluate(args, snapshot, update)
+    logger.log(update, scores)
+    plot_learning_curve(out, args.eval_opponent)
+    print(f"update {update}: vs 3x {args.eval_opponent} {scores['eval/score_diff']:+.2f} "
+          f"[{scores['eval/score_diff_low']:+.2f}, {scores['eval/score_diff_high']:+.2f}]",
+          flush=True)
 
 
 def _evaluates(args: Args, update: int) -> bool:

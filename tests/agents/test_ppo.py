@@ -93,6 +93,14 @@ def test_rollout_worker_processes(tmp_path: Path) -> None:
     assert _same(_weights(tmp_path / "a" / "final.pt"), _weights(tmp_path / "b" / "final.pt"))
 
 
+def test_learning_curve_starts_at_the_initial_network(tmp_path: Path) -> None:
+    ppo.train(_args(tmp_path, updates=2, eval_interval=1, opponents=("self",),
+                    opponent_weights=(1.0,)))
+    steps = [r["step"] for r in _rows(tmp_path) if r["eval/score_diff"]]
+    assert steps == ["0", "1", "2"]
+    assert (tmp_path / "snapshots" / "update_0.pt").exists()
+
+
 def test_rollout_records_legal_actions_and_gae() -> None:
     args = _args(Path("unused"), games=3, decisions_per_update=40, gamma=0.9, gae_lambda=0.8)
     torch.manual_seed(0)
