@@ -165,10 +165,9 @@ def evaluate(pipeline: Pipeline, progress: bool = True) -> dict[str, Any]:
         spec = f"policy:{pipeline.out / 'bc' / 'final.pt'}" if opponent == BC_ALIAS else opponent
         if opponent == BC_ALIAS and name == "bc":
             continue
-        label = opponent if opponent == BC_ALIAS else opponent.replace(":", "_")
         config = ArenaConfig(agents=(f"policy:{policy}", spec), names=(name, opponent),
                              deals=ev.deals, seed=ev.seed, rules=ev.rules)
-        folder = pipeline.out / "eval" / _folder_name(label)
+        folder = pipeline.out / "eval" / _folder_name(opponent)
         print(f"\narena: {name} vs 3x {opponent}, {ev.deals} duplicate deals -> {folder}")
         results = run_arena(config, folder, workers=ev.workers, progress=progress)
         print(table(results, config.names))
