@@ -475,3 +475,25 @@ def test_replay_bad_seat_is_a_usage_error(kong_record: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["replay", str(kong_record), "--seat", "4"])
     assert exit_info.value.code == 2
+
+
+def test_every_option_of_every_command_has_help_and_shows_its_default() -> None:
+    """``mjenv CMD --help`` explains every option and names its default (train hands its words
+    to the training pipeline's own parser)."""
+    import argparse
+
+    from mjenv.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        if name == "train":
+            continue
+        for action in sub._actions:
+            assert action.help, f"mjenv {name}: {action.dest} has no help"
+        text = sub.format_help()
+        for action in sub._actions:
+            if isinstance(action.default, int | str) and action.default is not False \
+                    and action.default != argparse.SUPPRESS and action.option_strings \
+                    and not action.required:
+                assert f"(default: {action.default})" in " ".join(text.split()), (name, action)

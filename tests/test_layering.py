@@ -47,7 +47,9 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.botzone.package": {"mjenv.agent", "mjenv.botzone"},
     # observations and the environment
     "mjenv.encoders": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders"},
-    "mjenv.render": _DECOMPOSE | {"mjenv.engine"},
+    # text for people: the table from a seat view, the reports of the command line
+    "mjenv.render": _DECOMPOSE | {"mjenv.engine", "mjenv.render", "mjenv.fans", "mjenv.shanten",
+                                  "mjenv.analysis"},
     "mjenv.registration": set(),
     "mjenv.mahjong_env": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders",
                                        "mjenv.render"},

@@ -1,13 +1,14 @@
-"""The ``mjenv botzone-bot`` and ``mjenv botzone-log`` commands (docs/botzone.md).
+"""``mjenv botzone-bot`` and ``mjenv botzone-log``: the Botzone bridge (docs/botzone.md).
 
-Kept apart from mjenv.cli so that the main command only registers them; every heavy import
-happens when a command runs.
+Every heavy import happens when a command runs.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+from mjenv.cli.common import Subparsers, add_command
 
 _BOT_EXAMPLES = """examples:
   mjenv botzone-bot --agent greedy --keep-running       # a Botzone bot on stdin/stdout
@@ -21,15 +22,15 @@ _LOG_EXAMPLES = """examples:
 """
 
 
-def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     """Register ``botzone-bot`` and ``botzone-log``."""
-    p = subparsers.add_parser(
-        "botzone-bot",
+    p = add_command(
+        subparsers, "botzone-bot",
         help="run an agent as a Botzone bot (JSON, simple or keep-running I/O)",
         description="Play one seat of Botzone's Chinese-Standard-Mahjong with an mjenv agent: "
         "requests on stdin, responses on stdout (the input form is recognised: JSON or "
         "simple I/O).",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_BOT_EXAMPLES)
+        epilog=_BOT_EXAMPLES)
     p.add_argument("--agent", required=True, metavar="SPEC", help="an agent spec (mjenv.agent)")
     p.add_argument("--keep-running", action="store_true",
                    help="stay up after each answer (prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<<)")
@@ -37,18 +38,19 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=None, help="the agent's seed")
     p.add_argument("--zip", type=Path, default=None, metavar="OUT",
                    help="write a zip for a Botzone upload instead of playing")
-    p.set_defaults(handler=_run_bot, command="botzone-bot")
+    p.set_defaults(handler=_run_bot)
 
-    q = subparsers.add_parser(
-        "botzone-log",
+    q = add_command(
+        subparsers, "botzone-log",
         help="convert Botzone judge logs to mjenv hand records and back",
         description="Convert a Botzone judge log (initdata + requests and replies) to an mjenv "
         "hand record, or a botzone-profile hand record to a judge log.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_LOG_EXAMPLES)
-    q.add_argument("direction", choices=["to-record", "from-record"])
-    q.add_argument("src", type=Path)
-    q.add_argument("out", type=Path)
-    q.set_defaults(handler=_run_log, command="botzone-log")
+        epilog=_LOG_EXAMPLES)
+    q.add_argument("direction", choices=["to-record", "from-record"],
+                   help="judge log to hand record, or hand record to judge log")
+    q.add_argument("src", type=Path, help="the file to read")
+    q.add_argument("out", type=Path, help="the file to write")
+    q.set_defaults(handler=_run_log)
 
 
 def _run_bot(args: argparse.Namespace) -> int:
