@@ -8,7 +8,9 @@ seat winds follow as ``(p - dealer) % 4``.
 ...     while not g.is_over:
 ...         s = g.to_act()[0]
 ...         _ = g.step(s, g.legal_actions(s)[0])
-...     m.next_hand()
+...     _ = m.next_hand()
+>>> len(m.results), sum(m.scores)  # 16 hands; every payment is paid by someone
+(16, 0)
 """
 
 from __future__ import annotations
