@@ -44,8 +44,8 @@ from benchkit import ROOT, Row, gb_pack
 from mjenv import decompose
 from mjenv.decompose import is_complete, waiting_tiles
 from mjenv.fans import NotWinError, calculate, calculator, clear_tables
-from mjenv.fans.generate import WinningHand, sample_hands, sample_non_winning, sample_tenpai
 from mjenv.melds import Meld
+from mjenv.testing import WinningHand, sample_hands, sample_non_winning, sample_tenpai
 from mjenv.tiles import tile_code, tile_id, to_counts
 
 DOCS = ROOT / "docs" / "benchmarks.md"

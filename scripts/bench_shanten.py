@@ -47,9 +47,9 @@ import numpy as np
 from benchkit import ROOT, Row, gb_pack
 
 from mjenv import shanten as shanten_module
-from mjenv.fans.generate import random_winning_hand
 from mjenv.melds import Meld
 from mjenv.shanten import SHAPES, analyze, clear_tables, shanten, shanten_counts
+from mjenv.testing import random_winning_hand
 from mjenv.tiles import CODES, NUM_KINDS, tile_code, to_counts
 
 DOCS = ROOT / "docs" / "benchmarks-shanten.md"
@@ -296,7 +296,7 @@ Acceptance (issue #3): the overall shanten at least 1/3 of `MahjongShanten`'s ca
 ## Method
 
 * **The same hands for both.** Distinct 13-form hands with 0-4 melds: complete hands of every
-  shape (`mjenv.fans.generate.random_winning_hand`) less their winning tile, with 0-8 standing
+  shape (`mjenv.testing.random_winning_hand`) less their winning tile, with 0-8 standing
   tiles (or, for a quarter of them, every standing tile) replaced at random, so the shanten
   runs from 0 to 5 as in play (counts above; the stratified check up to 6 is
   `tests/test_shanten_oracle.py`). Every input of both sides (our

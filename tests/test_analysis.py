@@ -9,9 +9,9 @@ import pytest
 
 from mjenv.analysis import Wait, analyze_hand, best_discards, waits
 from mjenv.fans import calculate
-from mjenv.fans.generate import random_winning_hand
 from mjenv.melds import Meld
 from mjenv.shanten import analyze, shanten
+from mjenv.testing import random_winning_hand
 from mjenv.tiles import parse_tiles, to_counts
 
 NINE_GATES = "1112345678999m"

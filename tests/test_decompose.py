@@ -2,7 +2,7 @@
 
 ``tests/fans/brute_force.py`` restates every shape of rules §2.1 by plain recursion and finds
 waits by trying all 34 kinds; it shares no code with ``mjenv.decompose``. The hands come from
-``mjenv.fans.generate`` (complete hands of every shape with 0-4 melds), from those hands with
+``mjenv.testing`` (complete hands of every shape with 0-4 melds), from those hands with
 one tile swapped (near misses), and from random tiles, dense ones included (few kinds, so that
 many of them are complete).
 """
@@ -27,8 +27,8 @@ from mjenv.decompose import (
     waiting_counts,
     waiting_tiles,
 )
-from mjenv.fans.generate import SHAPES, random_winning_hand, sample_hands, sample_tenpai
 from mjenv.melds import Meld
+from mjenv.testing import SHAPES, random_winning_hand, sample_hands, sample_tenpai
 from mjenv.tiles import EAST, NUM_KINDS, parse_tiles, to_counts
 
 from .fans import brute_force as bf

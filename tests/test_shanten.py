@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from mjenv import shanten as S
 from mjenv.decompose import is_complete
 from mjenv.fans import NotWinError, calculate
-from mjenv.fans.generate import random_winning_hand, sample_hands, sample_non_winning
 from mjenv.melds import Meld
 from mjenv.shanten import (
     HONORS_KNITTED,
@@ -32,6 +31,7 @@ from mjenv.shanten import (
     shanten_counts,
     useful_tiles,
 )
+from mjenv.testing import random_winning_hand, sample_hands, sample_non_winning
 from mjenv.tiles import NUM_KINDS, parse_tiles, to_counts
 
 SEED = 20261130

@@ -46,9 +46,9 @@ import pytest
 MahjongGB = pytest.importorskip("MahjongGB")
 
 from mjenv.decompose import is_complete  # noqa: E402
-from mjenv.fans.generate import random_winning_hand  # noqa: E402
 from mjenv.melds import Meld  # noqa: E402
 from mjenv.shanten import SHAPES, analyze, shanten  # noqa: E402
+from mjenv.testing import random_winning_hand  # noqa: E402
 from mjenv.tiles import CODES, NUM_KINDS, format_tiles, tile_code, to_counts  # noqa: E402
 
 from .fans.oracle import pack_of  # noqa: E402

@@ -1,5 +1,5 @@
 """A brute-force shape checker: the independent reference that tests compare
-:mod:`mjenv.decompose` (and the hands of :mod:`mjenv.fans.generate`) against.
+:mod:`mjenv.decompose` (and the hands of :mod:`mjenv.testing`) against.
 
 It shares no code with ``mjenv.decompose`` on purpose (only tile ids from ``mjenv.tiles``):
 regular hands are split by plain recursion over the counts, the special shapes of rules

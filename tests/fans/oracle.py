@@ -17,8 +17,8 @@ from typing import Any
 
 import MahjongGB
 
-from mjenv.fans.generate import WinningHand
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG, Meld
+from mjenv.testing import WinningHand
 from mjenv.tiles import tile_code
 
 ALIASES = {"独听・边张": "边张", "独听・嵌张": "坎张", "独听・单钓": "单钓将", "嵌张": "坎张"}

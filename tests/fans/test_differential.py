@@ -1,6 +1,6 @@
 """Differential test of the fan calculator against PyMahjongGB 1.4.0 (the reference).
 
-Hands come from :func:`mjenv.fans.generate.sample_hands` (random hands of every shape with 0-4
+Hands come from :func:`mjenv.testing.sample_hands` (random hands of every shape with 0-4
 melds of every kind, flowers and every valid flag, plus hands targeted at each of the 82
 entries). Comparison rule (issue 2, acceptance):
 
@@ -31,7 +31,7 @@ import pytest
 pytest.importorskip("MahjongGB")
 
 from mjenv.fans import FANS, InvalidHandError, NotWinError, calculate, calculate_all  # noqa: E402
-from mjenv.fans.generate import FAN_NAMES, WinningHand, sample_hands, sample_non_winning  # noqa: E402
+from mjenv.testing import FAN_NAMES, WinningHand, sample_hands, sample_non_winning  # noqa: E402
 
 from .oracle import OracleError, OracleNotWin, OracleResult, oracle  # noqa: E402
 
@@ -200,7 +200,7 @@ def _write_summary(rep: Report, seed: int) -> None:
         "Written by `pytest -m acceptance tests/fans/test_differential.py`"
         " (part of `make acceptance`).",
         "",
-        f"- hands: {rep.hands} (`mjenv.fans.generate.sample_hands({seed}, {rep.hands})`: "
+        f"- hands: {rep.hands} (`mjenv.testing.sample_hands({seed}, {rep.hands})`: "
         "random hands of "
         "every shape with 0-4 melds of every kind, flowers and every valid flag, 30% targeted at "
         "each of the 82 entries in turn)",

@@ -1,6 +1,6 @@
 """Properties of the fan calculator on random valid hands (hypothesis, seeded).
 
-The hands come from a small generator written here, independent of mjenv.fans.generate, so
+The hands come from a small generator written here, independent of mjenv.testing, so
 the calculator is not tested only on inputs shaped by its own project's generator. Each hand
 is physically valid: at most four copies of a kind, 13 - 3 * melds concealed tiles before the
 win, and only flag combinations that can happen at a table.

@@ -1,8 +1,9 @@
-"""The random hand generator: physically valid, complete, deterministic, every shape covered.
+"""The random hand generator (``mjenv.testing``): physically valid, complete, deterministic,
+every shape covered.
 
-These tests use no oracle; ``test_differential.py`` checks the hands against PyMahjongGB.
-Completeness and waits are judged by the brute-force reference in ``brute_force.py``, not by
-``mjenv.decompose`` (which the generator itself uses).
+These tests use no oracle; ``tests/fans/test_differential.py`` checks the hands against
+PyMahjongGB. Completeness and waits are judged by the brute-force reference in
+``tests/fans/brute_force.py``, not by ``mjenv.decompose`` (which the generator itself uses).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mjenv.fans.generate import (
+from mjenv.fans.table import FANS
+from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG
+from mjenv.testing import (
     FAN_NAMES,
     SHAPES,
     WinningHand,
@@ -23,12 +26,9 @@ from mjenv.fans.generate import (
     targeted_hand,
     validate_hand,
 )
-from mjenv.fans.table import FANS
-from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG
 from mjenv.tiles import EAST, NUM_KINDS, parse_tiles
-
-from .brute_force import SHAPES as REFERENCE_SHAPES
-from .brute_force import complete_shapes, is_complete, waits
+from tests.fans.brute_force import SHAPES as REFERENCE_SHAPES
+from tests.fans.brute_force import complete_shapes, is_complete, waits
 
 HANDS = sample_hands(123, 3000)
 
@@ -133,6 +133,9 @@ def test_unknown_shape_and_fan_are_errors() -> None:
         random_winning_hand(rng, "nine_pairs")
     with pytest.raises(ValueError, match="fan"):
         targeted_hand(rng, "天和")
+    for bad in (0, 83, "Heavenly Hand"):
+        with pytest.raises(ValueError, match="fan"):
+            targeted_hand(rng, bad)
 
 
 def test_fan_names_follow_the_table() -> None:

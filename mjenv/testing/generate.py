@@ -1,36 +1,40 @@
-"""Random, physically valid hands for tests and benchmarks.
+"""The generic machinery of the test-hand generator: physically valid hands built from tile counts.
 
 Everything here is built from tile counts alone; no reference calculator is used, so the
 hands can be fed both to :func:`mjenv.fans.calculate` and to an oracle. Where completeness or
 waits matter (non-winning samples, hands built for a single wait) the shape checks of
 :mod:`mjenv.decompose` answer; tests cross-check those against a brute-force reference.
 
+* :class:`WinningHand` is one scoring input; :func:`validate_hand` lists what is physically
+  wrong with one.
+* :func:`build_regular` and the ``build_*`` functions of the special shapes make a complete
+  hand around given sets, with random presentations (melds of every kind) and flags; the
+  per-fan recipes of :mod:`mjenv.testing.recipes` are written with them.
 * :func:`random_winning_hand` builds a complete hand of a given (or random) shape with
   0-4 melds of every kind and a plausible set of flags.
-* :func:`targeted_hand` builds a hand meant to contain one named fan (the 81 fans and
-  明暗杠), so that rare fans appear in a test set.
-* :func:`sample_hands` mixes both, deterministically for a seed.
-* :func:`sample_non_winning` and :func:`sample_tenpai` give inputs for "not a win" tests
-  and for waiting-tile benchmarks.
 
 Physical validity means: at most 4 copies of each tile kind counting melds, chows only of
 three consecutive suited tiles, 13 - 3 * melds concealed tiles before the win, and flags that
 can happen at a table (a kong-replacement win needs a kong; robbing a kong needs that the
 winner neither holds nor has melded a copy of the tile and is never the last tile; 和绝张
 only when the winner holds no copy of the winning tile among the concealed tiles).
+
+Every random choice is drawn from the caller's ``numpy.random.Generator`` in a fixed order:
+the samples of :mod:`mjenv.testing.samples` are pinned by seed in tests and benchmarks
+(``docs/fan-differential.md`` names ``sample_hands(2024, 10000)``), so a change to the order or
+number of draws changes those hands.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS, waiting_tiles
-from mjenv.fans.table import FANS
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG, Meld
 from mjenv.tiles import (
     EAST,
@@ -58,9 +62,6 @@ SHAPES: tuple[str, ...] = (
 SHAPE_WEIGHTS: tuple[float, ...] = (0.76, 0.08, 0.04, 0.05, 0.07)
 """Shape mix used by :func:`random_winning_hand` when no shape is given."""
 
-FAN_NAMES: tuple[str, ...] = tuple(fan.zh for fan in FANS)
-"""The 82 entries in table order (ids 1..82): the 81 fans and the 明暗杠 extension."""
-
 WINDS: tuple[int, ...] = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: tuple[int, ...] = (RED, GREEN_DRAGON, WHITE)
 SUITED: tuple[int, ...] = tuple(range(EAST))
@@ -77,7 +78,6 @@ _KNITS: tuple[tuple[int, ...], ...] = tuple(
 
 # presentations of a set in a regular hand
 HAND = "hand"  # concealed among the standing tiles
-_EXPOSED_KINDS = (CHOW, PUNG, KONG, ADDED_KONG)
 
 
 def st(suit: int, rank: int) -> int:
@@ -252,7 +252,7 @@ def validate_hand(h: WinningHand) -> list[str]:
 # --------------------------------------------------------------------------- flags
 
 
-def _flags(
+def random_flags(
     rng: np.random.Generator,
     hand: Sequence[int],
     melds: Sequence[Meld],
@@ -322,7 +322,7 @@ def _finish(
     hand = list(concealed)
     hand.remove(win)
     hand.sort()
-    flags = _flags(rng, hand, melds, win, **flag_opts)
+    flags = random_flags(rng, hand, melds, win, **flag_opts)
     if flags is None:
         return None
     order = rng.permutation(len(melds))
@@ -342,10 +342,12 @@ SetSampler = Callable[[np.random.Generator], SetSpec | None]
 
 
 def C(tile: int) -> SetSpec:
+    """The chow starting at ``tile``."""
     return ("chow", tile)
 
 
 def P(tile: int) -> SetSpec:
+    """The pung of ``tile``."""
     return ("pung", tile)
 
 
@@ -354,7 +356,8 @@ def _set_tiles(s: SetSpec) -> list[int]:
     return [t, t + 1, t + 2] if kind == "chow" else [t, t, t]
 
 
-def _chow_lows(allowed: Sequence[int]) -> list[int]:
+def chows_within(allowed: Sequence[int]) -> list[int]:
+    """The lowest tiles of the chows made only of ``allowed`` tiles."""
     a = set(allowed)
     return [t for t in sorted(a) if t < EAST and t % 9 <= 6 and t + 1 in a and t + 2 in a]
 
@@ -364,7 +367,7 @@ def sampler(
 ) -> SetSampler:
     """Sets made only of ``allowed`` tiles: a pung with probability ``pung_p``, else a chow."""
     tiles = sorted(set(allowed))
-    lows = _chow_lows(tiles) if chow_lows is None else list(chow_lows)
+    lows = chows_within(tiles) if chow_lows is None else list(chow_lows)
 
     def draw(rng: np.random.Generator) -> SetSpec | None:
         if lows and (not tiles or rng.random() >= pung_p):
@@ -376,7 +379,7 @@ def sampler(
     return draw
 
 
-def _random_style(rng: np.random.Generator) -> tuple[list[int], float]:
+def random_style(rng: np.random.Generator) -> tuple[list[int], float]:
     """A random tile pool (suits, honours, rank band) and a pung probability."""
     n_suits = int(rng.choice([1, 2, 3], p=[0.15, 0.3, 0.55]))
     suits = sorted(int(s) for s in rng.choice(3, size=n_suits, replace=False))
@@ -402,7 +405,14 @@ def _random_style(rng: np.random.Generator) -> tuple[list[int], float]:
     return allowed, pung_p
 
 
-def _counts_of(sets: Sequence[SetSpec], pair: int | None = None) -> list[int]:
+def random_fill(rng: np.random.Generator) -> SetSampler:
+    """A sampler of sets of a :func:`random_style`."""
+    allowed, pung_p = random_style(rng)
+    return sampler(allowed, pung_p)
+
+
+def counts_of(sets: Sequence[SetSpec], pair: int | None = None) -> list[int]:
+    """Tile counts of ``sets`` and the ``pair``."""
     c = [0] * NUM_KINDS
     for s in sets:
         for t in _set_tiles(s):
@@ -416,7 +426,7 @@ def _fill_sets(
     rng: np.random.Generator, fixed: Sequence[SetSpec], total: int, fill: SetSampler
 ) -> list[SetSpec] | None:
     sets = list(fixed)
-    c = _counts_of(sets)
+    c = counts_of(sets)
     if max(c) > 4:
         return None
     tries = 0
@@ -620,7 +630,7 @@ def build_regular(
     only hands whose winning tile is / is not the only wait. Flags not given are random.
     """
     if fill is None:
-        allowed, pung_p = _random_style(rng)
+        allowed, pung_p = random_style(rng)
         fill = sampler(allowed, pung_p)
         default_pair_pool: Sequence[int] = allowed
     else:
@@ -629,7 +639,7 @@ def build_regular(
         full = _fill_sets(rng, sets, 4, fill)
         if full is None:
             continue
-        c = _counts_of(full)
+        c = counts_of(full)
         if pair is not None:
             if c[pair] > 2:
                 continue
@@ -733,7 +743,7 @@ def build_knitted_straight(
     """A full knitted straight + one set (melded or not) + a pair."""
     knit = list(_KNITS[int(rng.integers(6))])
     if fill is None:
-        allowed, pung_p = _random_style(rng)
+        allowed, pung_p = random_style(rng)
         fill = sampler(allowed + list(HONORS), pung_p)
     for _ in range(30):
         s = fill(rng)
@@ -793,7 +803,7 @@ def random_winning_hand(rng: np.random.Generator, shape: str | None = None) -> W
         if shape == "regular":
             hand = build_regular(rng)
         elif shape == "seven_pairs":
-            allowed, _ = _random_style(rng)
+            allowed, _ = random_style(rng)
             hand = build_seven_pairs(rng, allowed)
         elif shape == "thirteen_orphans":
             hand = build_thirteen_orphans(rng)
@@ -803,553 +813,3 @@ def random_winning_hand(rng: np.random.Generator, shape: str | None = None) -> W
             hand = build_knitted_straight(rng)
         if hand is not None:
             return hand
-
-
-# --------------------------------------------------------------------------- targeted hands
-
-
-def _suit(rng: np.random.Generator) -> int:
-    return int(rng.integers(3))
-
-
-def _perm(rng: np.random.Generator) -> tuple[int, int, int]:
-    p = rng.permutation(3)
-    return int(p[0]), int(p[1]), int(p[2])
-
-
-def _any_fill(rng: np.random.Generator) -> SetSampler:
-    allowed, pung_p = _random_style(rng)
-    return sampler(allowed, pung_p)
-
-
-def _suited_ranks(ranks: Sequence[int], suits: Sequence[int] = (0, 1, 2)) -> list[int]:
-    return [st(s, r) for s in suits for r in ranks]
-
-
-def _chicken(rng: np.random.Generator) -> WinningHand | None:
-    """无番和: three suits, one honour pair, unrelated sets, an exposed meld, a two-sided
-    discard win and no other fan."""
-    honour = int(rng.choice([*WINDS, RED, GREEN_DRAGON]))
-    for _ in range(60):
-        n_chows = int(rng.choice([3, 4], p=[0.6, 0.4]))
-        chows: list[int] = []
-        for _k in range(n_chows):
-            chows.append(st(_suit(rng), int(rng.integers(1, 8))))
-        pungs = [st(_suit(rng), int(rng.integers(2, 9))) for _k in range(4 - n_chows)]
-        if _chows_related(chows) or len({t % 9 for t in pungs}) < len(pungs):
-            continue
-        sets = [C(t) for t in chows] + [P(t) for t in pungs]
-        c = _counts_of(sets, honour)
-        if max(c) > 3 or {t // 9 for t in chows + pungs} != {0, 1, 2}:
-            continue
-        if all(t % 9 in (0, 6) for t in chows):  # all chows 123/789: outside hand
-            continue
-        n_melds = int(rng.integers(1, 4))
-        pres: list[str | None] = [None] * 4
-        hand = build_regular(
-            rng,
-            sets,
-            fill=sampler([]),
-            pair=honour,
-            pres=pres,
-            n_melds=n_melds,
-            kongs_ok=False,
-            win="chow",
-            wait="multi",
-            tries=6,
-            self_drawn=False,
-            kong_win=False,
-            last_tile=False,
-            last_copy=False,
-            seat_wind=int(rng.integers(4)),
-            prevalent_wind=int(rng.integers(4)),
-        )
-        if hand is None:
-            continue
-        if all(m.kind != CHOW and m.kind != PUNG for m in hand.melds):
-            continue
-        return hand
-    return None
-
-
-def _chows_related(lows: Sequence[int]) -> bool:
-    """Whether any chow fan (pair or triple) can be formed by the chows."""
-    n = len(lows)
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = lows[i], lows[j]
-            if a % 9 == b % 9:
-                return True
-            if a // 9 == b // 9 and abs(a - b) in (3, 6):
-                return True
-    for i in range(n):
-        for j in range(n):
-            for k in range(n):
-                if len({i, j, k}) < 3:
-                    continue
-                a, b, c = lows[i], lows[j], lows[k]
-                ra, rb, rc = a % 9, b % 9, c % 9
-                same = a // 9 == b // 9 == c // 9
-                distinct = len({a // 9, b // 9, c // 9}) == 3
-                if rb == ra + 1 and rc == ra + 2 and (same or distinct):
-                    return True
-                if rb == ra + 2 and rc == ra + 4 and same:
-                    return True
-                if ra == 0 and rb == 3 and rc == 6 and distinct:
-                    return True
-    return False
-
-
-def _wind_pung_hand(rng: np.random.Generator, which: str) -> WinningHand | None:
-    w = int(rng.choice(WINDS))
-    other = int(rng.integers(4))
-    if which == "圈风刻":
-        seat, prev = other, w - EAST
-    elif which == "门风刻":
-        seat, prev = w - EAST, other
-    else:  # 幺九刻 of a wind
-        winds = [x for x in range(4) if x != w - EAST]
-        seat, prev = int(rng.choice(winds)), int(rng.choice(winds))
-    return build_regular(rng, [P(w)], fill=_any_fill(rng), seat_wind=seat, prevalent_wind=prev)
-
-
-def _four_pungs(rng: np.random.Generator, tiles: Sequence[int], k: int = 4) -> list[SetSpec]:
-    return [P(int(t)) for t in rng.choice(tiles, size=k, replace=False)]
-
-
-def _targeted(rng: np.random.Generator, fan: str) -> WinningHand | None:
-    s = _suit(rng)
-    a, b, c = _perm(rng)
-    r = build_regular
-    fill = _any_fill(rng)
-    if fan == "大四喜":
-        return r(rng, [P(t) for t in WINDS], fill=fill)
-    if fan == "大三元":
-        return r(rng, [P(t) for t in DRAGONS], fill=fill)
-    if fan == "绿一色":
-        return r(rng, fill=sampler(GREEN, float(rng.choice([0.2, 0.5]))), pair_from=GREEN)
-    if fan == "九莲宝灯":
-        return build_nine_gates(rng)
-    if fan == "四杠":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS)), pres=["anykong"] * 4, win="pair")
-    if fan == "连七对":
-        start = int(rng.integers(1, 4))
-        return build_seven_pairs(rng, kinds=[st(s, start + i) for i in range(7)])
-    if fan == "十三幺":
-        return build_thirteen_orphans(rng)
-    if fan == "清幺九":
-        if rng.random() < 0.3:
-            return build_seven_pairs(rng, TERMINALS)
-        return r(rng, _four_pungs(rng, TERMINALS), pair_from=TERMINALS)
-    if fan == "小四喜":
-        ws = [int(t) for t in rng.permutation(WINDS)]
-        return r(rng, [P(t) for t in ws[:3]], fill=fill, pair=ws[3])
-    if fan == "小三元":
-        ds = [int(t) for t in rng.permutation(DRAGONS)]
-        return r(rng, [P(ds[0]), P(ds[1])], fill=fill, pair=ds[2])
-    if fan == "字一色":
-        if rng.random() < 0.25:
-            return build_seven_pairs(rng, kinds=HONORS)
-        return r(rng, _four_pungs(rng, HONORS), pair_from=HONORS)
-    if fan == "四暗刻":
-        sd = bool(rng.random() < 0.5)
-        return r(
-            rng,
-            _four_pungs(rng, range(NUM_KINDS)),
-            pres=["closed"] * 4,
-            win="any" if sd else "pair",
-            self_drawn=sd,
-        )
-    if fan == "一色双龙会":
-        return r(rng, [C(st(s, 1)), C(st(s, 1)), C(st(s, 7)), C(st(s, 7))], pair=st(s, 5))
-    if fan == "一色四同顺":
-        return r(rng, [C(st(s, int(rng.integers(1, 8))))] * 4, fill=fill)
-    if fan == "一色四节高":
-        k = int(rng.integers(1, 7))
-        return r(rng, [P(st(s, k + i)) for i in range(4)], fill=fill)
-    if fan == "一色四步高":
-        if rng.random() < 0.7:
-            k = int(rng.integers(1, 5))
-            return r(rng, [C(st(s, k + i)) for i in range(4)], fill=fill)
-        return r(rng, [C(st(s, 1 + 2 * i)) for i in range(4)], fill=fill)
-    if fan == "三杠":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS), 3), fill=fill, pres=["anykong"] * 3)
-    if fan == "混幺九":
-        if rng.random() < 0.3:
-            return build_seven_pairs(rng, ORPHANS)
-        ts = [int(rng.choice(TERMINALS)), int(rng.choice(HONORS))]
-        rest = [t for t in ORPHANS if t not in ts]
-        ts += [int(t) for t in rng.choice(rest, size=2, replace=False)]
-        return r(rng, [P(t) for t in ts], pair_from=ORPHANS)
-    if fan == "七对":
-        allowed, _ = _random_style(rng)
-        return build_seven_pairs(rng, allowed)
-    if fan == "七星不靠":
-        return build_honors_knitted(rng, 7)
-    if fan == "全双刻":
-        evens = _suited_ranks((2, 4, 6, 8))
-        return r(rng, _four_pungs(rng, evens), pair_from=evens)
-    if fan == "清一色":
-        pool = _suited_ranks(range(1, 10), [s])
-        if rng.random() < 0.15:
-            return build_seven_pairs(rng, pool)
-        return r(rng, fill=sampler(pool, float(rng.choice([0.1, 0.3, 0.6]))), pair_from=pool)
-    if fan == "一色三同顺":
-        return r(rng, [C(st(s, int(rng.integers(1, 8))))] * 3, fill=fill)
-    if fan == "一色三节高":
-        k = int(rng.integers(1, 8))
-        return r(rng, [P(st(s, k + i)) for i in range(3)], fill=fill)
-    if fan in ("全大", "全中", "全小", "大于五", "小于五", "断幺"):
-        ranks = {
-            "全大": (7, 8, 9),
-            "全中": (4, 5, 6),
-            "全小": (1, 2, 3),
-            "大于五": (6, 7, 8, 9),
-            "小于五": (1, 2, 3, 4),
-            "断幺": tuple(range(2, 9)),
-        }[fan]
-        suits = sorted(int(x) for x in rng.choice(3, size=int(rng.integers(1, 4)), replace=False))
-        pool = _suited_ranks(ranks, suits)
-        if rng.random() < 0.12:
-            return build_seven_pairs(rng, pool)
-        return r(rng, fill=sampler(pool, float(rng.choice([0.2, 0.5]))), pair_from=pool)
-    if fan == "清龙":
-        return r(rng, [C(st(s, 1)), C(st(s, 4)), C(st(s, 7))], fill=fill)
-    if fan == "三色双龙会":
-        return r(rng, [C(st(a, 1)), C(st(a, 7)), C(st(b, 1)), C(st(b, 7))], pair=st(c, 5))
-    if fan == "一色三步高":
-        if rng.random() < 0.6:
-            k = int(rng.integers(1, 6))
-            return r(rng, [C(st(s, k + i)) for i in range(3)], fill=fill)
-        k = int(rng.integers(1, 4))
-        return r(rng, [C(st(s, k + 2 * i)) for i in range(3)], fill=fill)
-    if fan == "全带五":
-        lows = [st(x, k) for x in range(3) for k in (3, 4, 5)]
-        fives = [st(x, 5) for x in range(3)]
-        return r(rng, fill=sampler(fives, 0.3, chow_lows=lows), pair_from=fives)
-    if fan == "三同刻":
-        k = int(rng.integers(1, 10))
-        return r(rng, [P(st(x, k)) for x in range(3)], fill=fill)
-    if fan == "三暗刻":
-        pungs = _four_pungs(rng, range(NUM_KINDS), 3)
-        sd = bool(rng.random() < 0.4)
-        return r(
-            rng,
-            pungs,
-            fill=fill,
-            pres=["closed"] * 3,
-            win="any" if sd else "not_pung",
-            self_drawn=sd,
-        )
-    if fan == "全不靠":
-        return build_honors_knitted(rng, int(rng.choice([5, 6])))
-    if fan == "组合龙":
-        if rng.random() < 0.25:
-            return build_honors_knitted(rng, 5)
-        return build_knitted_straight(rng)
-    if fan == "三风刻":
-        ws = [int(t) for t in rng.permutation(WINDS)]
-        return r(
-            rng,
-            [P(t) for t in ws[:3]],
-            fill=sampler([*SUITED, *DRAGONS], 0.3),
-            pair_from=[*SUITED, *DRAGONS],
-        )
-    if fan == "花龙":
-        return r(rng, [C(st(a, 1)), C(st(b, 4)), C(st(c, 7))], fill=fill)
-    if fan == "推不倒":
-        if rng.random() < 0.12:
-            return build_seven_pairs(rng, REVERSIBLE)
-        return r(rng, fill=sampler(REVERSIBLE, float(rng.choice([0.3, 0.6]))), pair_from=REVERSIBLE)
-    if fan == "三色三同顺":
-        k = int(rng.integers(1, 8))
-        return r(rng, [C(st(x, k)) for x in range(3)], fill=fill)
-    if fan == "三色三节高":
-        k = int(rng.integers(1, 8))
-        return r(rng, [P(st(a, k)), P(st(b, k + 1)), P(st(c, k + 2))], fill=fill)
-    if fan == "无番和":
-        return _chicken(rng)
-    if fan == "妙手回春":
-        return r(rng, fill=fill, self_drawn=True, last_tile=True)
-    if fan == "海底捞月":
-        return r(rng, fill=fill, self_drawn=False, last_tile=True, kong_win=False)
-    if fan == "杠上开花":
-        return r(
-            rng,
-            [P(int(rng.integers(NUM_KINDS)))],
-            fill=fill,
-            pres=["anykong"],
-            self_drawn=True,
-            kong_win=True,
-        )
-    if fan == "抢杠和":
-        return r(rng, fill=fill, win="robbable", self_drawn=False, kong_win=True, last_tile=False)
-    if fan == "碰碰和":
-        return r(rng, _four_pungs(rng, range(NUM_KINDS)), n_melds=int(rng.integers(1, 5)))
-    if fan == "混一色":
-        pool = _suited_ranks(range(1, 10), [s]) + list(HONORS)
-        fill2 = sampler(pool, 0.4)
-
-        def mixed(h: WinningHand) -> bool:
-            cs = h.all_counts()
-            return any(cs[t] for t in HONORS) and any(cs[t] for t in range(EAST))
-
-        if rng.random() < 0.12:
-            return build_seven_pairs(rng, pool)
-        return r(rng, fill=fill2, pair_from=pool, check=mixed)
-    if fan == "三色三步高":
-        k = int(rng.integers(1, 6))
-        return r(rng, [C(st(a, k)), C(st(b, k + 1)), C(st(c, k + 2))], fill=fill)
-    if fan == "五门齐":
-        wind, dragon = int(rng.choice(WINDS)), int(rng.choice(DRAGONS))
-        sets = [C(st(a, int(rng.integers(1, 8)))), C(st(b, int(rng.integers(1, 8))))]
-        if rng.random() < 0.5:
-            sets += [P(dragon), C(st(c, int(rng.integers(1, 8))))]
-            return r(rng, sets, fill=fill, pair=wind)
-        sets += [P(wind), P(st(c, int(rng.integers(1, 10))))]
-        return r(rng, sets, fill=fill, pair=dragon)
-    if fan == "全求人":
-        return r(rng, fill=fill, pres=["exposed"] * 4, win="pair", self_drawn=False, kong_win=False)
-    if fan == "双暗杠":
-        return r(
-            rng,
-            _four_pungs(rng, range(NUM_KINDS), 2),
-            fill=fill,
-            pres=[CONCEALED_KONG] * 2,
-            kongs_ok=False,
-        )
-    if fan == "双箭刻":
-        ds = [int(t) for t in rng.permutation(DRAGONS)]
-        return r(
-            rng,
-            [P(ds[0]), P(ds[1])],
-            fill=sampler([*SUITED, *WINDS], 0.35),
-            pair_avoid=[ds[2]],
-            pair_from=[*SUITED, *WINDS],
-        )
-    if fan == "全带幺":
-        lows = [st(x, k) for x in range(3) for k in (1, 7)]
-        fill2 = sampler(ORPHANS, 0.35, chow_lows=lows)
-        return r(rng, [C(lows[int(rng.integers(6))])], fill=fill2, pair_from=ORPHANS)
-    if fan == "不求人":
-        return r(rng, fill=fill, exposed_ok=False, self_drawn=True)
-    if fan == "双明杠":
-        return r(
-            rng,
-            _four_pungs(rng, range(NUM_KINDS), 2),
-            fill=fill,
-            pres=["xkong"] * 2,
-            kongs_ok=False,
-        )
-    if fan == "和绝张":
-        if rng.random() < 0.35:  # three copies in the winner's own pung: forced (rules §3.1)
-            t = int(rng.integers(EAST))
-            rank = t % 9 + 1
-            low = t - int(rng.integers(max(0, rank - 7), min(2, rank - 1) + 1))
-            return r(
-                rng,
-                [P(t), C(low)],
-                fill=fill,
-                pres=[PUNG, HAND],
-                win=lambda *_: t,
-                last_copy=bool(rng.random() < 0.5),
-                kong_win=False,
-            )
-        return r(rng, fill=fill, win="single", last_copy=True, kong_win=False)
-    if fan == "箭刻":
-        return r(
-            rng,
-            [P(int(rng.choice(DRAGONS)))],
-            fill=sampler([*SUITED, *WINDS], 0.35),
-            pair_from=[*SUITED, *WINDS],
-        )
-    if fan in ("圈风刻", "门风刻"):
-        return _wind_pung_hand(rng, fan)
-    if fan == "门前清":
-        return r(rng, fill=fill, exposed_ok=False, self_drawn=False, kong_win=False)
-    if fan == "平和":
-        lows = _chow_lows(SUITED)
-        return r(rng, fill=sampler([], 0.0, chow_lows=lows), pair_from=SUITED)
-    if fan == "四归一":
-        t = int(rng.integers(EAST))
-        rank = t % 9 + 1
-        low = t - int(rng.integers(max(0, rank - 7), min(2, rank - 1) + 1))
-        if rng.random() < 0.6:
-            return r(rng, [P(t), C(low)], fill=fill, pres=["nokong", None])
-        low2 = t - int(rng.integers(max(0, rank - 7), min(2, rank - 1) + 1))
-        return r(rng, [C(low), C(low2)], fill=fill, pair=t)
-    if fan == "双同刻":
-        k = int(rng.integers(1, 10))
-        return r(rng, [P(st(a, k)), P(st(b, k))], fill=fill)
-    if fan == "双暗刻":
-        sd = bool(rng.random() < 0.4)
-        return r(
-            rng,
-            _four_pungs(rng, range(NUM_KINDS), 2),
-            fill=fill,
-            pres=["closed"] * 2,
-            win="any" if sd else "not_pung",
-            self_drawn=sd,
-        )
-    if fan == "暗杠":
-        return r(
-            rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=[CONCEALED_KONG], kongs_ok=False
-        )
-    if fan == "明杠":
-        return r(rng, [P(int(rng.integers(NUM_KINDS)))], fill=fill, pres=["xkong"], kongs_ok=False)
-    if fan == "明暗杠":
-        return r(
-            rng,
-            _four_pungs(rng, range(NUM_KINDS), 2),
-            fill=fill,
-            pres=["xkong", CONCEALED_KONG],
-            kongs_ok=False,
-        )
-    if fan == "一般高":
-        return r(rng, [C(st(s, int(rng.integers(1, 8))))] * 2, fill=fill)
-    if fan == "喜相逢":
-        k = int(rng.integers(1, 8))
-        return r(rng, [C(st(a, k)), C(st(b, k))], fill=fill)
-    if fan == "连六":
-        k = int(rng.integers(1, 5))
-        return r(rng, [C(st(s, k)), C(st(s, k + 3))], fill=fill)
-    if fan == "老少副":
-        return r(rng, [C(st(s, 1)), C(st(s, 7))], fill=fill)
-    if fan == "幺九刻":
-        if rng.random() < 0.3:
-            return _wind_pung_hand(rng, fan)
-        return r(rng, [P(int(rng.choice(TERMINALS)))], fill=fill)
-    if fan == "缺一门":
-        pool = _suited_ranks(range(1, 10), [a, b])
-        if rng.random() < 0.5:
-            pool += [int(t) for t in rng.choice(HONORS, size=3, replace=False)]
-        return r(rng, fill=sampler(pool, 0.35), pair_from=pool)
-    if fan == "无字":
-        return r(rng, fill=sampler(SUITED, float(rng.choice([0.2, 0.5]))), pair_from=SUITED)
-    if fan == "边张":
-        return r(
-            rng, fill=fill, win="edge", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80
-        )
-    if fan == "坎张":
-        return r(
-            rng, fill=fill, win="closed", wait="unique", n_melds=int(rng.integers(0, 4)), tries=80
-        )
-    if fan == "单钓将":
-        return r(rng, fill=fill, win="pair", wait="unique", tries=80)
-    if fan == "自摸":
-        return r(rng, fill=fill, self_drawn=True)
-    if fan == "花牌":
-        return r(rng, fill=fill, flowers=int(rng.integers(1, 9)))
-    raise ValueError(f"unknown fan {fan!r}")
-
-
-def targeted_hand(rng: np.random.Generator, fan_zh: str) -> WinningHand:
-    """A valid complete hand built to contain ``fan_zh`` (one of FAN_NAMES).
-
-    The hand is constructed so that the fan's pattern is present; a higher reading of the
-    same tiles may still absorb it occasionally."""
-    if fan_zh not in FAN_NAMES:
-        raise ValueError(f"unknown fan {fan_zh!r}")
-    for _ in range(200):
-        hand = _targeted(rng, fan_zh)
-        if hand is not None:
-            return replace(hand, target=fan_zh)
-    raise RuntimeError(f"could not build a hand for {fan_zh}")  # pragma: no cover
-
-
-# --------------------------------------------------------------------------- samples
-
-
-def sample_hands(
-    seed: int, n: int, targeted_fraction: float = 0.3, unique: bool = True
-) -> list[WinningHand]:
-    """``n`` hands, deterministic for ``seed``: random hands of every shape, and (a share of
-    ``targeted_fraction``) targeted hands going round-robin over the 82 entries."""
-    rng = np.random.default_rng(seed)
-    out: list[WinningHand] = []
-    seen: set[tuple[Any, ...]] = set()
-    next_fan = 0
-    acc = 0.0
-    while len(out) < n:
-        acc += targeted_fraction
-        if acc >= 1.0:
-            acc -= 1.0
-            hand = targeted_hand(rng, FAN_NAMES[next_fan % len(FAN_NAMES)])
-            next_fan += 1
-        else:
-            hand = random_winning_hand(rng)
-        if unique:
-            k = hand.key()
-            if k in seen:
-                continue
-            seen.add(k)
-        out.append(hand)
-    return out
-
-
-def sample_non_winning(seed: int, n: int) -> list[WinningHand]:
-    """``n`` hands (same structure as WinningHand, valid flags) that are *not* complete.
-
-    Half are near misses (a complete hand with its winning tile replaced by one that does
-    not complete it), half are random tiles around random melds."""
-    rng = np.random.default_rng(seed)
-    out: list[WinningHand] = []
-    while len(out) < n:
-        base = random_winning_hand(rng)
-        counts = base.all_counts()
-        counts[base.win_tile] -= 1
-        if rng.random() < 0.5:
-            hand = list(base.hand)
-            melds = list(base.melds)
-        else:
-            melds = list(base.melds)
-            counts = [0] * NUM_KINDS
-            for m in melds:
-                for t in m.tiles:
-                    counts[t] += 1
-            hand = []
-            while len(hand) < 13 - 3 * len(melds):
-                t = int(rng.integers(NUM_KINDS))
-                if counts[t] < 4:
-                    counts[t] += 1
-                    hand.append(t)
-            hand.sort()
-        completing = set(waiting_tiles(hand, melds))
-        cands = [t for t in range(NUM_KINDS) if counts[t] < 4 and t not in completing]
-        if not cands:
-            continue
-        w = int(cands[int(rng.integers(len(cands)))])
-        flags = _flags(rng, hand, melds, w)
-        if flags is None:
-            continue
-        out.append(
-            WinningHand(hand=tuple(hand), melds=tuple(melds), win_tile=w, shape="none", **flags)
-        )
-    return out
-
-
-def sample_tenpai(
-    seed: int, n: int, ready_fraction: float = 0.5
-) -> list[tuple[tuple[int, ...], tuple[Meld, ...]]]:
-    """``n`` (standing tiles, melds) pairs of 13 - 3 * melds tiles for waiting-tile
-    benchmarks: a ``ready_fraction`` share are ready hands (a complete hand less a tile),
-    the rest random tiles around the same kind of melds (mostly not ready)."""
-    rng = np.random.default_rng(seed)
-    out: list[tuple[tuple[int, ...], tuple[Meld, ...]]] = []
-    while len(out) < n:
-        base = random_winning_hand(rng)
-        if rng.random() < ready_fraction:
-            out.append((base.hand, base.melds))
-            continue
-        counts = [0] * NUM_KINDS
-        for m in base.melds:
-            for t in m.tiles:
-                counts[t] += 1
-        hand: list[int] = []
-        while len(hand) < 13 - 3 * len(base.melds):
-            t = int(rng.integers(NUM_KINDS))
-            if counts[t] < 4:
-                counts[t] += 1
-                hand.append(t)
-        out.append((tuple(sorted(hand)), base.melds))
-    return out
