@@ -1,6 +1,6 @@
 """The ``mjenv`` command line: --version, ``mjenv fan`` tables and errors, the JSON Lines stream.
 
-Hands come from the worked examples of the rules (shared/rules/mcr-rules.md §5).
+Hands come from the worked examples of the rules (docs/rules.md §5).
 """
 
 from __future__ import annotations

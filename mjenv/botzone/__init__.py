@@ -8,7 +8,7 @@ The bridge (docs/botzone.md): ``seat`` and ``seat_legal`` rebuild one seat from 
 ``bot`` answers them with an mjenv agent (``mjenv botzone-bot``; ``package`` writes the upload
 zip), ``program_agent`` and ``process`` run a bot program as an mjenv agent, ``logs`` converts
 judge logs to and from hand records, ``sample_bot`` is a random legal bot. Rules:
-shared/rules/mcr-rules.md §1.8.
+docs/rules.md §1.8.
 """
 
 from mjenv.botzone.judge import Finish, Judge, Reply

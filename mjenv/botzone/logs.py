@@ -4,7 +4,7 @@
 >>> log_of_record(record) == canonical_log(judge_log)   # doctest: +SKIP
 True
 
-A **judge log** is what Botzone keeps of a Mahjong game (shared/botzone/judge-logs/): the
+A **judge log** is what Botzone keeps of a Mahjong game (docs/botzone.md): the
 judge's ``initdata`` (``srand``, ``quan``, ``walltiles``) and ``log``, alternating the judge's
 outputs (``{"output": {"command": "request", "content": {"0": line, ...}}}``, the last one
 ``"command": "finish"`` with the scores) and the four bots' replies (``{"0": {"verdict": "OK",

@@ -1,5 +1,5 @@
 """The game engine: one hand (:class:`Game`), a match (:class:`Match`), rule profiles, the
-wall, the 235-action layout and events. Rules: shared/rules/mcr-rules.md §1–§2."""
+wall, the 235-action layout and events. Rules: docs/rules.md §1–§2."""
 
 from mjenv.actions import NUM_ACTIONS, action_to_string
 from mjenv.engine.game import CLAIM_PRIORITY, Game

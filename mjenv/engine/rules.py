@@ -1,6 +1,6 @@
 """Rule profiles as frozen data.
 
-The ``mcr`` profile (the default) is the official game of ``shared/rules/mcr-rules.md``: 144
+The ``mcr`` profile (the default) is the official game of ``docs/rules.md``: 144
 tiles with flowers, one shared wall drawn from the head, every replacement (flower, kong) from
 the tail, 16-hand matches, the 8-point minimum, and the −30 / +10 false-win penalty.
 

@@ -1,4 +1,4 @@
-"""Scripted-wall scenarios, one rule each (rules: shared/rules/mcr-rules.md §1.4–§1.7, §2.3)."""
+"""Scripted-wall scenarios, one rule each (rules: docs/rules.md §1.4–§1.7, §2.3)."""
 
 from __future__ import annotations
 

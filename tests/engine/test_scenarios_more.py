@@ -1,4 +1,4 @@
-"""More scripted-wall scenarios (rules: shared/rules/mcr-rules.md §1.4–§1.7, §2.2–§2.3, §3.1).
+"""More scripted-wall scenarios (rules: docs/rules.md §1.4–§1.7, §2.2–§2.3, §3.1).
 
 Each test names the rule it checks. The hands are laid out with :func:`helpers.build_wall`;
 tiles of unlisted seats come from a fixed shuffle, so a test only relies on tiles it places.

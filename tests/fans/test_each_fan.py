@@ -1,6 +1,6 @@
 """Every fan of the table: a positive case, a negative case and a case for what it excludes.
 
-For each of the 82 entries (the 81 fans of mcr-rules.md section 3.3 and the 明暗杠 extension) the
+For each of the 82 entries (the 81 fans of docs/rules.md section 3.3 and the 明暗杠 extension) the
 table below has at least
 
 * ``pos``:  a hand that scores the fan;

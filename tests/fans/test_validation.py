@@ -2,7 +2,7 @@
 
 Invalid input raises :class:`InvalidHandError` (a ``ValueError``) whose message says what is
 wrong; a hand that is complete in no shape raises :class:`NotWinError` (also a ``ValueError``).
-Derivable flags are normalised as mcr-rules.md section 3.1 says.
+Derivable flags are normalised as docs/rules.md section 3.1 says.
 
 Where PyMahjongGB 1.4.0 accepts the same input its result was checked when these tests were
 written; the places where it silently accepts what we reject are noted per test (the issue
