@@ -3,15 +3,17 @@
 An agent that raises, or answers an action outside its mask, gets the profile's penalty for
 that hand (−30, +10 to each other seat); the row records it (``error``) and play goes on. So
 does an agent whose ``observe_events`` hook raises (mjenv.arena.feed: a Botzone bot program
-that fails on a turn where its seat has no decision).
+that fails on a turn where its seat has no decision). :func:`play_game` also returns each
+penalty with its traceback (a :class:`Failure`), for the runner to report and log: the
+traceback exists only in the process that played the game.
 """
 
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import Any, NamedTuple
 
-from mjenv.agent import Agent, make_agent
+from mjenv.agent import Agent, make_agent, parse_spec
 from mjenv.arena.config import ArenaConfig, Task
 from mjenv.arena.feed import EventFeed
 from mjenv.mahjong_env import AGENTS, MahjongEnv
@@ -23,18 +25,69 @@ ROW_FIELDS = ("deal", "seating", "hand", "seat", "agent", "score", "win", "self_
 _AGENT_CACHE: dict[tuple[str, int], Agent] = {}
 
 
+class Failure(NamedTuple):
+    """A penalty: the hand (0 in a single hand) and seat it struck, the agent's display name,
+    the one-line reason (the row's ``error``) and the full traceback."""
+
+    hand: int
+    seat: int
+    agent: str
+    error: str
+    traceback: str
+
+
+def build_agent(spec: str) -> Agent:
+    """:func:`mjenv.agent.make_agent`, with any failure — a corrupt checkpoint, an agent's own
+    error — as one ValueError naming the spec (a bad ``seed`` option said as such rather than
+    in numpy's words), so that a run can build its agents before it writes anything."""
+    try:
+        return make_agent(spec)
+    except Exception as exc:  # noqa: BLE001 - whatever the agent raises, one line
+        raise ValueError(agent_failure(spec, exc)) from None
+
+
+def agent_failure(spec: str, exc: BaseException) -> str:
+    """The one-line message of ``spec``'s failure to build (see :func:`build_agent`)."""
+    try:
+        seed = parse_spec(spec)[1].get("seed")
+    except ValueError:
+        seed = None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        return f"agent spec {spec!r}: seed must be a non-negative integer, got {seed!r}"
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, ValueError) and repr(spec) in text:
+        return text  # make_agent's own message
+    return (f"agent spec {spec!r}: cannot build it: {type(exc).__name__}"
+            + (f": {text}" if text else ""))
+
+
+def use_agents(agents: dict[str, Agent]) -> None:
+    """Play this process's next games with freshly built ``agents`` (spec -> agent, from
+    :func:`build_agent`): they replace what the cache holds for those specs, so a checkpoint
+    rewritten since an earlier run in this process is read again, and none is loaded twice."""
+    for key in [k for k in _AGENT_CACHE if k[0] in agents]:
+        del _AGENT_CACHE[key]
+    for spec, agent in agents.items():
+        _AGENT_CACHE[spec, 0] = agent
+
+
 def agent_for(spec: str, seat: int = 0) -> Agent:
     """One agent object per spec, seat and process (a checkpoint is loaded once per seat;
     an agent with state, such as a bot program, is never shared between seats); every game
     ``reset``s it."""
     agent = _AGENT_CACHE.get((spec, seat))
     if agent is None:
-        agent = _AGENT_CACHE[spec, seat] = make_agent(spec)
+        agent = _AGENT_CACHE[spec, seat] = build_agent(spec)
     return agent
 
 
 def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
     """Play ``task``; returns its rows (hand order, then seat order)."""
+    return play_game(config, task)[0]
+
+
+def play_game(config: ArenaConfig, task: Task) -> tuple[list[dict[str, Any]], list[Failure]]:
+    """Play ``task``; returns its rows (as :func:`play_task`) and its penalties."""
     env = MahjongEnv(rules=config.rules, episode=config.episode)
     env.reset(seed=task.seed)
     players = [agent_for(config.agents[i], seat) for seat, i in enumerate(task.seats)]
@@ -42,6 +95,7 @@ def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
     for seat, agent in enumerate(players):
         agent.reset(seat, task.agent_seed(seat))
     errors: dict[int, str] = {}  # hand index -> what went wrong
+    failures: list[Failure] = []
     rows: list[dict[str, Any]] = []
     feed = EventFeed(players)
     for current in env.agent_iter():
@@ -55,8 +109,7 @@ def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
         failed = feed.deliver(env.game)
         if failed:
             bad, exc = failed[0]
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            errors[hand] = f"seat {bad} ({names[bad]}): {detail}"
+            errors[hand] = _failure(failures, hand, bad, names[bad], exc)
             env.penalize(AGENTS[bad])
             continue
         try:
@@ -65,8 +118,7 @@ def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
             if not 0 <= a < len(obs["action_mask"]) or obs["action_mask"][a] != 1:
                 raise ValueError(f"illegal action {action!r}")
         except Exception as exc:  # noqa: BLE001 - any failure of an agent is penalized
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            errors[hand] = f"seat {seat} ({names[seat]}): {detail}"
+            errors[hand] = _failure(failures, hand, seat, names[seat], exc)
             env.penalize(current)
         else:
             env.step(a)
@@ -74,7 +126,16 @@ def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
         feed.deliver(env.game)  # the end of the hand: hooked agents close what they hold
     for h, result in enumerate(_results(env)):
         rows.extend(_rows(task, h, result, names, errors.get(h, "")))
-    return rows
+    return rows, failures
+
+
+def _failure(failures: list[Failure], hand: int, seat: int, name: str,
+             exc: BaseException) -> str:
+    """Record ``exc`` as the penalty of ``seat`` in ``hand``; returns the row's ``error``."""
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    error = f"seat {seat} ({name}): {detail}"
+    failures.append(Failure(hand, seat, name, error, "".join(traceback.format_exception(exc))))
+    return error
 
 
 def _results(env: MahjongEnv) -> list[Any]:

@@ -1,5 +1,5 @@
 """The arena's PNG plots: score distribution, fan frequencies, the running score (difference)
-with its 95% interval over deals. matplotlib (a dependency) draws them off-screen."""
+with its 95% interval over deals. matplotlib (the ``plots`` extra) draws them off-screen."""
 
 from __future__ import annotations
 

@@ -8,52 +8,88 @@ as it finishes, resume what a previous run left, summarize, plot.
 Work is cut into chunks of games (a few deals each); a worker plays a chunk and returns its
 rows, and the parent appends them to the folder (mjenv.arena.store). Results do not depend on
 the number of workers or on the backend: every game's seeds come from the schedule.
+
+Nothing is written before every agent is built in this process (a missing checkpoint, a bad
+option or an unimportable class stops the run with the folder untouched, and the corrected
+command starts cleanly). Worker processes die with the parent however it ends
+(mjenv.procs.die_with_parent), ignore Ctrl-C (the parent handles it) and run numerical
+libraries on one thread; games played here hold an already imported torch to one thread too,
+for the same speed and the same results as on a worker. An exception in the parent (Ctrl-C,
+mjenv.procs.Terminated) stops the workers at once: the games they were playing are not done
+and a re-run replays them. Each penalty is reported on stderr as it arrives, its traceback
+appended to ``errors.log``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
+from mjenv.agent import Agent
 from mjenv.arena.config import ArenaConfig, Task
-from mjenv.arena.play import play_task
+from mjenv.arena.play import Failure, build_agent, play_game, use_agents
 from mjenv.arena.stats import summarize, table
 from mjenv.arena.store import RunFolder
+from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env, torch_threads
 
 BACKENDS = ("process", "ray")
 Rows = list[dict[str, Any]]
+Played = tuple[str, Rows, list[Failure]]
+"""One game as a worker returns it: its key, its rows, its penalties."""
+Stream = Generator[list[Played], None, None]
+"""Chunks of played games as they finish (:func:`game_stream`)."""
 
 
-def play_chunk(config: ArenaConfig, tasks: Sequence[Task]) -> list[tuple[str, Rows]]:
-    """Play ``tasks`` in this process; (key, rows) per game, in order."""
-    return [(t.key, play_task(config, t)) for t in tasks]
+def play_chunk(config: ArenaConfig, tasks: Sequence[Task]) -> list[Played]:
+    """Play ``tasks`` in this process; (key, rows, penalties) per game, in order."""
+    return [(t.key, *play_game(config, t)) for t in tasks]
 
 
-def _run_inline(config: ArenaConfig, chunks: list[list[Task]]) -> Iterator[list[tuple[str, Rows]]]:
-    for chunk in chunks:
-        yield play_chunk(config, chunk)
+def _run_inline(config: ArenaConfig, chunks: list[list[Task]]) -> Stream:
+    with torch_threads(1):
+        for chunk in chunks:
+            yield play_chunk(config, chunk)
 
 
-def _one_thread_per_worker() -> None:
-    """Worker initializer: numerical libraries (torch, OpenMP, BLAS) read these when first
-    imported; one thread each keeps N workers on N cores instead of N x cores threads that
-    fight over them (a policy's one-row forward passes gain nothing from more)."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
+def _start_worker(parent: int) -> None:
+    """Worker initializer: die with ``parent`` (the arena's process), leave Ctrl-C to it, and
+    one thread for numerical libraries imported from now on (torch by a policy agent): N
+    workers then use N cores instead of N x cores threads that fight over them."""
+    die_with_parent(parent)
+    ignore_interrupts()
+    one_thread_env()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, whatever they are playing (their games are not done: a
+    re-run replays them), then let the pool wind down. ``shutdown`` alone would wait for every
+    running chunk to finish."""
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if stop is not None:
+        stop()
+    else:  # the pool's own table of its processes (what terminate_workers reads)
+        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
-                   workers: int) -> Iterator[list[tuple[str, Rows]]]:
+                   workers: int) -> Stream:
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")  # no state inherited: same as a fresh run
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=_one_thread_per_worker) as pool:
-        pending: set[Future[list[tuple[str, Rows]]]] = set()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_start_worker, initargs=(os.getpid(),))
+    finished = False
+    try:
+        pending: set[Future[list[Played]]] = set()
         queue = iter(chunks)
         for chunk in queue:
             pending.add(pool.submit(play_chunk, config, chunk))
@@ -66,14 +102,25 @@ def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
                 more = next(queue, None)
                 if more is not None:
                     pending.add(pool.submit(play_chunk, config, more))
+        finished = True
+    finally:  # also on Ctrl-C, SIGTERM (Terminated), a failed chunk, or close() of the stream
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
 
 
-def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
-             address: str | None) -> Iterator[list[tuple[str, Rows]]]:
+def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
         raise ValueError("--backend ray needs Ray: pip install 'mjenv[distributed]'") from None
+    return ray
+
+
+def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
+             address: str | None) -> Stream:
+    ray = _import_ray()
     started = False
     if not ray.is_initialized():
         ray.init(address=address, num_cpus=None if address else workers,
@@ -85,14 +132,15 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
-    finally:
+    finally:  # Ray's own shutdown ends the local cluster's workers (also on an exception)
         if started:
             ray.shutdown()
 
 
 def game_stream(config: ArenaConfig, chunks: list[list[Task]], workers: int, backend: str,
-                ray_address: str | None = None) -> Iterator[list[tuple[str, Rows]]]:
-    """The played chunks, as they finish, on the chosen backend."""
+                ray_address: str | None = None) -> Stream:
+    """The played chunks, as they finish, on the chosen backend. Close the stream (or exhaust
+    it) to stop the workers: :func:`run_arena` does, also when it is interrupted."""
     if backend == "ray":
         return _run_ray(config, chunks, workers, ray_address)
     if workers == 1:
@@ -105,29 +153,51 @@ def chunks_of(tasks: list[Task], size: int) -> list[list[Task]]:
     return [tasks[i:i + size] for i in range(0, len(tasks), size)]
 
 
+def build_agents(config: ArenaConfig) -> dict[str, Agent]:
+    """Every agent of ``config`` built once here (spec -> agent): ValueError, one line naming
+    the spec, for the first that cannot be (before anything is written)."""
+    return {spec: build_agent(spec) for spec in dict.fromkeys(config.agents)}
+
+
 def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
               backend: str = "process", ray_address: str | None = None,
               progress: bool = True, chunk_deals: int = 2,
               on_game: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Play (or finish) the run in ``out``; returns the results (also in results.json)."""
+    """Play (or finish) the run in ``out``; returns the results (also in results.json).
+
+    Everything is checked and every agent built before ``out`` is touched (see the module
+    docstring); ValueError says what is wrong. Each penalty is reported on stderr."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if backend == "ray":
+        _import_ray()
+    agents = build_agents(config)
     folder = RunFolder.open(out, config)
+    if backend == "process" and workers == 1:
+        use_agents(agents)  # played here: no second load of a checkpoint
+    del agents  # on workers, each builds its own: free this process's copies
     todo = [t for t in config.tasks() if t.key not in folder.done]
     per_deal = len(config.seatings())
     chunks = chunks_of(todo, max(1, chunk_deals) * per_deal)
-    stream = game_stream(config, chunks, workers, backend, ray_address)
-    total = len(config.tasks())
-    bar = _progress(total, len(folder.done), progress)
-    for games in stream:
-        for key, rows in games:
-            folder.add(key, rows)
-            if on_game is not None:
-                on_game(key)
-            bar(1)
-    bar(0, close=True)
+    games_left = Counter(t.deal for t in todo)  # a deal is done with its last seating
+    bar = _Progress(config.deals, config.deals - len(games_left), len(config.tasks()),
+                    len(folder.done), progress)
+    try:
+        with contextlib.closing(game_stream(config, chunks, workers, backend,
+                                            ray_address)) as stream:
+            for games in stream:
+                for key, rows, failures in games:
+                    _report(folder, key, failures, bar.write)
+                    folder.add(key, rows)
+                    if on_game is not None:
+                        on_game(key)
+                    deal = int(key.partition(":")[0])
+                    games_left[deal] -= 1
+                    bar.update(deals=int(games_left[deal] == 0))
+    finally:
+        bar.close()
     results = {"config": config.to_json(),
                **summarize(folder.rows, config.names, config.mode)}
     folder.write_results(results)
@@ -136,25 +206,62 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
 
         write_plots(folder.rows, config, results, folder.path)
     except ImportError:
-        print("matplotlib is not installed: no plots", file=sys.stderr)
+        print("no plots: matplotlib is not installed (pip install 'mjenv[plots]')", file=sys.stderr)
     return results
 
 
-def _progress(total: int, done: int, show: bool) -> Callable[..., None]:
-    """A progress bar on stderr (tqdm when installed)."""
-    if not show:
-        return lambda n, close=False: None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return lambda n, close=False: None
-    bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr, dynamic_ncols=True)
+def _report(folder: RunFolder, key: str, failures: list[Failure],
+            write: Callable[[str], None]) -> None:
+    """One warning line per penalty of game ``key``; the tracebacks to errors.log."""
+    if not failures:
+        return
+    deal, _, seating = key.partition(":")
+    match = folder.config.episode == "match"
+    log = []
+    for f in failures:
+        where = f"deal {deal}, seating {seating}" + (f", hand {f.hand}" if match else "")
+        write(f"penalty: {where}, {f.error} (traceback in {folder.path / 'errors.log'})")
+        log.append(f"== {where}, {f.error}\n{f.traceback}\n")
+    folder.log_errors("".join(log))
 
-    def update(n: int, close: bool = False) -> None:
-        bar.update(n)
-        if close:
-            bar.close()
-    return update
+
+class _Progress:
+    """A progress bar on stderr (tqdm when installed) counting deals — what ``--deals`` asked
+    for — with the games (each deal's seatings) beside it; :meth:`write` prints a line above
+    the bar."""
+
+    def __init__(self, deals: int, deals_done: int, games: int, games_done: int,
+                 show: bool) -> None:
+        self.games, self.games_done = games, games_done
+        self.bar: Any = None
+        if show:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self.bar = tqdm(total=deals, initial=deals_done, unit="deal", file=sys.stderr,
+                                dynamic_ncols=True)
+                self._postfix()
+
+    def _postfix(self) -> None:
+        self.bar.set_postfix_str(f"{self.games_done}/{self.games} games", refresh=False)
+
+    def update(self, deals: int) -> None:
+        self.games_done += 1
+        if self.bar is not None:
+            self._postfix()
+            self.bar.update(deals)
+
+    def write(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def print_table(results: dict[str, Any]) -> str:

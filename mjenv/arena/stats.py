@@ -30,13 +30,16 @@ def mean_ci(values: Sequence[float]) -> dict[str, float]:
 
 def _per_deal(rows: Iterable[dict[str, Any]], agent: str,
               value: str = "score") -> dict[int, float]:
+    """The agent's mean ``value`` per hand in each deal, in deal order — not in the order of
+    the rows, which depends on the workers and on resuming: floating-point sums over the deals
+    must add in one order for the results to be the same whatever the run's history."""
     sums: dict[int, float] = defaultdict(float)
     counts: dict[int, int] = defaultdict(int)
     for r in rows:
         if r["agent"] == agent:
             sums[r["deal"]] += float(r[value])
             counts[r["deal"]] += 1
-    return {d: sums[d] / counts[d] for d in sums}
+    return {d: sums[d] / counts[d] for d in sorted(sums)}
 
 
 def agent_summary(rows: list[dict[str, Any]], agent: str) -> dict[str, Any]:
@@ -58,6 +61,7 @@ def agent_summary(rows: list[dict[str, Any]], agent: str) -> dict[str, Any]:
         "deal_in_rate": sum(r["deal_in"] for r in mine) / hands,
         "draw_rate": sum(r["draw"] for r in mine) / hands,
         "penalty_rate": sum(r["penalized"] for r in mine) / hands,
+        "penalties": sum(r["penalized"] for r in mine),
         "mean_win_points": sum(r["points"] for r in wins) / len(wins) if wins else 0.0,
         "fan_frequency": {name: n / hands for name, n in fans.most_common()},
     }
@@ -97,7 +101,7 @@ def running_difference(rows: list[dict[str, Any]], a: str, b: str) -> list[dict[
 def table(summary: dict[str, Any], names: Sequence[str]) -> str:
     """The printed table."""
     head = (f"{'agent':<24} {'hands':>7} {'score/hand':>11} {'95% CI':>17} {'win':>6} "
-            f"{'tsumo':>6} {'deal-in':>7} {'draw':>6} {'pts/win':>7}")
+            f"{'tsumo':>6} {'deal-in':>7} {'draw':>6} {'pts/win':>7} {'penalties':>9}")
     lines = [head, "-" * len(head)]
     for name in names:
         s = summary["agents"][name]
@@ -108,7 +112,8 @@ def table(summary: dict[str, Any], names: Sequence[str]) -> str:
                      f"{'[' + format(m['low'], '.2f') + ', ' + format(m['high'], '.2f') + ']':>17} "
                      f"{s['win_rate']:>6.1%} {s['self_drawn_rate']:>6.1%} "
                      f"{s['deal_in_rate']:>7.1%} {s['draw_rate']:>6.1%} "
-                     f"{s['mean_win_points']:>7.1f}")
+                     f"{s['mean_win_points']:>7.1f} "
+                     f"{s['penalties']:>9}")
     pairwise = summary.get("pairwise", {})
     if len(names) > 2 and pairwise:
         lines += ["", "pairwise: row minus column, mean score per hand over common deals "

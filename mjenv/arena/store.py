@@ -8,6 +8,12 @@
                    hands.csv, appended after them; on resume, rows of a game not listed here
                    (the run was killed while writing it) are dropped and the game is replayed
 ``results.json``   the summary (mjenv.arena.stats), rewritten at the end
+``errors.log``     the traceback of every penalty (an agent that raised or chose an illegal
+                   action), appended as games finish; only when there was one
+
+A folder that holds any of these files without a manifest of ours is someone else's: it is
+refused, never written over. A folder is only created once the run's agents are built
+(mjenv.arena.runner), so a run that cannot start leaves nothing to refuse the next one.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from mjenv.arena.config import ArenaConfig
 from mjenv.arena.play import ROW_FIELDS
 
 INT_FIELDS = {f for f in ROW_FIELDS if f not in ("agent", "fans", "error")}
+FILES = ("manifest.json", "hands.csv", "done.txt", "results.json", "errors.log",
+         "score_distribution.png", "fan_frequency.png", "running_score.png")
+"""What a run writes in its folder."""
 
 
 class RunFolder:
@@ -37,8 +46,16 @@ class RunFolder:
     @classmethod
     def open(cls, path: str | Path, config: ArenaConfig) -> RunFolder:
         folder = cls(Path(path), config)
+        if folder.path.exists() and not folder.path.is_dir():
+            raise ValueError(f"{folder.path} is a file, not a folder: give --out a folder")
         folder.path.mkdir(parents=True, exist_ok=True)
         manifest = folder.path / "manifest.json"
+        if not manifest.exists():
+            theirs = [name for name in FILES if (folder.path / name).exists()]
+            if theirs:
+                raise ValueError(f"{folder.path} holds {theirs[0]} but no arena manifest: not "
+                                 "an arena run's folder; use another --out folder (nothing "
+                                 "there is overwritten)")
         if manifest.exists():
             try:
                 old = ArenaConfig.from_json(json.loads(manifest.read_text())["config"])
@@ -49,9 +66,9 @@ class RunFolder:
                     f"{folder.path} holds a different arena run ({json.dumps(old.to_json())}); "
                     "use another --out folder (results are never mixed)")
             folder._load()
-        else:
-            manifest.write_text(json.dumps({"config": config.to_json(), "mjenv": _version()},
-                                           indent=2) + "\n")
+        else:  # the manifest first: a folder of ours always has one (written whole)
+            folder._write_atomic("manifest.json", json.dumps(
+                {"config": config.to_json(), "mjenv": _version()}, indent=2) + "\n")
             (folder.path / "hands.csv").write_text(",".join(ROW_FIELDS) + "\n")
             (folder.path / "done.txt").write_text("")
         return folder
@@ -95,6 +112,12 @@ class RunFolder:
             os.fsync(f.fileno())
         self.done.add(key)
         self.rows.extend(rows)
+
+    def log_errors(self, text: str) -> None:
+        """Append ``text`` (tracebacks) to errors.log. A game replayed on resume (killed before
+        it was done) may log its penalty twice; hands.csv counts it once."""
+        with (self.path / "errors.log").open("a", encoding="utf-8") as f:
+            f.write(text)
 
     def write_results(self, results: dict[str, Any]) -> None:
         self._write_atomic("results.json", json.dumps(results, indent=2, ensure_ascii=False)

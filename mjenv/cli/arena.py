@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from mjenv.cli.common import Subparsers, add_command
+from mjenv.cli.common import (
+    CommandError,
+    Subparsers,
+    add_command,
+    file_error,
+    interrupted,
+    local_module_hint,
+    seed_arg,
+)
 
 EXAMPLES = """examples:
   mjenv arena --agents greedy random --deals 2000 --out runs/greedy-vs-random
@@ -12,9 +21,13 @@ EXAMPLES = """examples:
       --deals 500 --out runs/four --workers 2
   mjenv arena --agents rule greedy --deals 2000 --backend ray --out runs/ray
 
-Re-running the same command resumes the run in --out; a different configuration there is
-refused. Output: results.json, hands.csv, manifest.json, PNG plots (docs/arena.md).
+Re-running the same command resumes the run in --out (also after Ctrl-C, exit status 130,
+or kill); a different configuration there is refused, and so is a folder with files of
+another program. Output: results.json, hands.csv, manifest.json, PNG plots, errors.log when
+an agent was penalized (docs/arena.md). A custom agent in the current folder
+(--agents mymod:MyAgent with ./mymod.py) needs PYTHONPATH=. (or python -m mjenv).
 """
+RESUME = "re-run the same command to resume"
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -30,7 +43,7 @@ def add_parser(subparsers: Subparsers) -> None:
     p.add_argument("--mode", choices=["1v3", "four"], default="1v3",
                    help="one challenger against three copies of a baseline, or four agents")
     p.add_argument("--deals", type=int, default=100, help="the number of duplicate deals")
-    p.add_argument("--seed", type=int, default=0, help="the seed of the deal stream")
+    p.add_argument("--seed", type=seed_arg, default=0, help="the seed of the deal stream")
     p.add_argument("--rules", choices=["mcr", "botzone"], default="mcr", help="the rule profile")
     p.add_argument("--episode", choices=["hand", "match"], default="hand",
                    help="a deal is one hand, or a 16-hand match")
@@ -47,14 +60,31 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the run. This process is the command's own: numerical libraries get one thread
+    before any agent imports them (the games played here then run as fast as on a worker),
+    and SIGTERM unwinds like Ctrl-C, so the workers are stopped and the status says so."""
+    from mjenv.procs import TERMINATED, Terminated, one_thread_env, sigterm_raises
+
+    one_thread_env()
     from mjenv.arena import ArenaConfig, run_arena
     from mjenv.arena.runner import print_table
 
-    config = ArenaConfig(agents=tuple(args.agents), mode=args.mode, deals=args.deals,
-                         seed=args.seed, rules=args.rules, episode=args.episode,
-                         rotations=args.rotations)
-    results = run_arena(config, args.out, workers=args.workers, backend=args.backend,
-                        ray_address=args.ray_address, progress=not args.no_progress)
+    try:
+        with sigterm_raises():
+            config = ArenaConfig(agents=tuple(args.agents), mode=args.mode, deals=args.deals,
+                                 seed=args.seed, rules=args.rules, episode=args.episode,
+                                 rotations=args.rotations)
+            results = run_arena(config, args.out, workers=args.workers, backend=args.backend,
+                                ray_address=args.ray_address, progress=not args.no_progress)
+    except KeyboardInterrupt:
+        return interrupted("arena", RESUME)
+    except Terminated:
+        sys.stderr.write(f"mjenv arena: terminated; {RESUME}\n")
+        return TERMINATED
+    except OSError as exc:
+        raise file_error(exc) from None
+    except ValueError as exc:
+        raise CommandError(f"{exc}{local_module_hint(args.agents)}") from None
     print(print_table(results))
     print(f"\nresults, hands and plots in {args.out}")
     return 0

@@ -1,25 +1,102 @@
-"""What the commands share: the error that becomes one line, the help layout, and the hand
-arguments of ``mjenv fan`` and ``mjenv hand`` (melds and win flags)."""
+"""What the commands share: the error that becomes one line (also for a file that cannot be
+read or written, a bad seed, an agent that cannot be built, an interruption), the help layout,
+and the hand arguments of ``mjenv fan`` and ``mjenv hand`` (melds and win flags)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import sys
+from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from mjenv.render.text import WIND_LETTERS
 
 if TYPE_CHECKING:
+    from mjenv.agent import Agent
     from mjenv.melds import Meld
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What each command module's ``add_parser`` receives."""
 
 USAGE_ERROR = 2
+INTERRUPTED = 130
+"""The exit status after Ctrl-C: 128 + SIGINT, what a shell reports for a process SIGINT
+ended, so scripts (``set -e``, make) stop as they would for any interrupted program."""
 _WIND_WORDS = {"EAST": 0, "SOUTH": 1, "WEST": 2, "NORTH": 3}
 
 
 class CommandError(Exception):
     """An error to report as one line on stderr, with exit status 2."""
+
+
+def seed_arg(text: str) -> int:
+    """A seed argument: a non-negative integer (numpy's generators take no other), said so
+    in one line rather than in numpy's words.
+
+    >>> seed_arg("7")
+    7
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must be a non-negative integer, got {text!r}")
+    return value
+
+
+def file_error(exc: OSError) -> CommandError:
+    """A file or folder that cannot be read or written (permissions, a full disk, a missing
+    file), as one line naming it."""
+    name = exc.filename if exc.filename is not None else ""
+    reason = exc.strerror or str(exc)
+    return CommandError(f"{name}: {reason}" if name else reason)
+
+
+def interrupted(command: str, then: str = "") -> int:
+    """Report Ctrl-C (one line on stderr, after the ^C the terminal echoed) and return
+    :data:`INTERRUPTED`; ``then`` says what to do next."""
+    sys.stderr.write(f"\nmjenv {command}: interrupted{'; ' + then if then else ''}\n")
+    return INTERRUPTED
+
+
+def local_module_hint(specs: Iterable[str]) -> str:
+    """When an agent spec names a module that is not importable but lies in the current folder
+    (``mymod:MyAgent`` with ``./mymod.py``): a sentence saying why and what to do, else "". The
+    ``mjenv`` console script imports from installed packages and ``PYTHONPATH`` only; ``python``
+    and ``python -m mjenv`` also search the current folder."""
+    from mjenv.agent import parse_spec
+
+    for spec in specs:
+        try:
+            path, _ = parse_spec(spec)
+            top = path.partition(":")[0].split(".")[0]
+            if importlib.util.find_spec(top) is not None:
+                continue
+        except (ValueError, ImportError):
+            continue
+        here = Path.cwd()
+        if (here / f"{top}.py").is_file() or (here / top).is_dir():
+            shown = f"{top}.py" if (here / f"{top}.py").is_file() else f"{top}/"
+            return (f" ({shown} is in the current folder, but the mjenv command does not import "
+                    "from it: run it as PYTHONPATH=. mjenv ..., or python -m mjenv ...)")
+    return ""
+
+
+def agent_from_spec(spec: str) -> Agent:
+    """The agent ``spec`` names (:func:`mjenv.agent.make_agent`); CommandError, one line, when
+    it cannot be built — whatever the agent raised (a corrupt checkpoint, a bad seed), with the
+    hint of :func:`local_module_hint` where it applies."""
+    from mjenv.agent import make_agent
+
+    try:
+        return make_agent(spec)
+    except Exception as exc:  # noqa: BLE001 - whatever the agent raises, one line
+        from mjenv.arena.play import agent_failure  # only now: it imports the env
+
+        raise CommandError(agent_failure(spec, exc) + local_module_hint([spec])) from None
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from mjenv.arena import ArenaConfig, run_arena
 from mjenv.arena.config import Task
 from mjenv.arena.play import ROW_FIELDS, play_task
+from mjenv.arena.runner import print_table
 from mjenv.arena.stats import difference, mean_ci, summarize
 
 QUICK = ("random seed=1 win_first=True", "random seed=2")
@@ -204,3 +206,42 @@ def test_ray_backend_gives_the_same_results(tmp_path: Path) -> None:
     run_arena(config, tmp_path / "process", workers=2, progress=False)
     run_arena(config, tmp_path / "ray", workers=2, backend="ray", progress=False)
     assert rows_of(tmp_path / "process") == rows_of(tmp_path / "ray")
+
+
+def test_penalties_are_reported_logged_and_counted(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    spec = "tests.arena.test_arena:Crashing"
+    config = ArenaConfig(agents=(spec, "random"), deals=2)
+    results = run_arena(config, tmp_path, progress=False)
+    penalized = [r for r in rows_of(tmp_path) if r["penalized"] == "1"]
+    assert penalized and all(r["agent"] == spec for r in penalized)
+    warnings = [line for line in capsys.readouterr().err.splitlines()
+                if line.startswith("penalty: ")]
+    assert len(warnings) == len(penalized)
+    assert f"deal {penalized[0]['deal']}, seating {penalized[0]['seating']}, seat " in warnings[0]
+    assert f"({spec}): RuntimeError: boom" in warnings[0] and "errors.log" in warnings[0]
+    log = (tmp_path / "errors.log").read_text()
+    assert log.count("Traceback (most recent call last)") == len(penalized)
+    assert "in act" in log and 'raise RuntimeError("boom")' in log
+    assert results["agents"][spec]["penalties"] == len(penalized)
+    assert json.loads((tmp_path / "results.json").read_text())["agents"][spec]["penalties"] \
+        == len(penalized)
+    table = print_table(results).splitlines()
+    assert table[0].split()[-1] == "penalties"
+    assert table[2].split()[-1] == str(len(penalized)) and table[3].split()[-1] == "0"
+
+
+def test_the_progress_bar_counts_deals(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("tqdm")
+    run_arena(ArenaConfig(agents=QUICK, deals=3), tmp_path, progress=True, chunk_deals=1)
+    bar = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    last = [line for line in bar if line.strip()][-1]
+    assert "3/3" in last and "deal" in last and "12/12 games" in last
+
+
+def test_results_do_not_depend_on_the_order_of_the_rows() -> None:
+    """Resumed and multi-worker runs append games in another order: the same results."""
+    rows = [_row(d, agent, random.Random(f"{d}{agent}{k}").randint(-50, 50))
+            for d in range(60) for agent in "AB" for k in range(3)]  # means in thirds
+    assert summarize(rows, ["A", "B"], "1v3") == summarize(rows[::-1], ["A", "B"], "1v3")

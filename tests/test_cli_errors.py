@@ -1,0 +1,180 @@
+"""``mjenv arena``, ``play``, ``botzone-bot`` and ``botzone-log`` fail in one line with status
+2, never with a traceback, and never leave a file behind that blocks the corrected command or
+replaces an input; Ctrl-C ends a command with status 130 and a line that says what to do."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mjenv.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = ["random seed=1", "random seed=2"]
+
+
+def arena(out: Path, *agents: str, extra: tuple[str, ...] = ()) -> list[str]:
+    return ["arena", "--agents", *agents, "--deals", "1", "--out", str(out), "--no-progress",
+            *extra]
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], command: str) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith(f"mjenv {command}: error: ") and err.count("\n") == 1, err
+    return err
+
+
+# ------------------------------------------------------------------ a failed start
+@pytest.mark.parametrize("spec", ["random colour=3", "no_such_module_x:Agent", "random seed=-3"])
+def test_a_failed_start_writes_nothing_and_the_corrected_command_runs(
+        spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(arena(out, spec, "random")) == 2
+    err = one_line_error(capsys, "arena")
+    assert repr(spec) in err
+    if "seed" in spec:
+        assert "seed must be a non-negative integer, got -3" in err
+    assert not out.exists()
+    assert main(arena(out, *QUICK)) == 0
+    assert (out / "results.json").exists()
+
+
+@pytest.mark.parametrize("content", [None, b"not a checkpoint", b"PK\x03\x04 torn zip"])
+def test_a_missing_or_corrupt_checkpoint_is_one_line(content: bytes | None, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    checkpoint = tmp_path / "model.pt"
+    if content is not None:
+        checkpoint.write_bytes(content)
+    out = tmp_path / "run"
+    assert main(arena(out, f"policy:{checkpoint}", "random")) == 2
+    assert str(checkpoint) in one_line_error(capsys, "arena")
+    assert not out.exists()
+    assert main(["play", "--opponents", f"policy:{checkpoint}"]) == 2
+    assert str(checkpoint) in one_line_error(capsys, "play")
+
+
+def test_a_folder_of_another_program_is_refused_untouched(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "hands.csv").write_text("theirs,data\n1,2\n")
+    assert main(arena(tmp_path, *QUICK)) == 2
+    assert "hands.csv but no arena manifest" in one_line_error(capsys, "arena")
+    assert (tmp_path / "hands.csv").read_text() == "theirs,data\n1,2\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.csv"]
+
+
+def test_an_out_that_cannot_be_written_is_one_line(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(arena(blocker, *QUICK)) == 2
+    assert "is a file, not a folder" in one_line_error(capsys, "arena")
+    assert main(arena(blocker / "run", *QUICK)) == 2  # the OSError of mkdir under a file
+    assert str(blocker) in one_line_error(capsys, "arena")
+    if os.geteuid() != 0:  # permissions do not stop root
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert main(arena(locked / "run", *QUICK)) == 2
+        assert "Permission denied" in one_line_error(capsys, "arena")
+
+
+# ------------------------------------------------------------------ seeds
+@pytest.mark.parametrize("args", [
+    ["play", "--seed", "-3"], ["arena", "--agents", *QUICK, "--out", "x", "--seed", "-1"],
+    ["botzone-bot", "--agent", "random", "--seed", "-2"]])
+def test_a_negative_seed_is_said_so(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert "seed must be a non-negative integer" in capsys.readouterr().err
+
+
+def test_an_agent_seed_is_said_so_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--opponents", "random seed=-3"]) == 2
+    assert "seed must be a non-negative integer, got -3" in one_line_error(capsys, "play")
+    assert main(["botzone-bot", "--agent", "random seed=-3"]) == 2
+    assert "seed must be a non-negative integer" in one_line_error(capsys, "botzone-bot")
+
+
+# ------------------------------------------------------------------ botzone-log
+def test_botzone_log_never_replaces_its_input(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from mjenv.engine import BOTZONE, Game
+    from mjenv.engine.record import save
+
+    rng = random.Random(3)
+    game = Game(BOTZONE, seed=3)
+    while not game.is_over:
+        seat = next(s for s in game.to_act() if game.legal_actions(s))
+        game.step(seat, rng.choice(game.legal_actions(seat)))
+    record = tmp_path / "hand.json"
+    save(game, record)
+    original = record.read_text()
+    log = tmp_path / "log.json"
+
+    assert main(["botzone-log", "from-record", str(record), str(record)]) == 2
+    assert "is the input" in one_line_error(capsys, "botzone-log")
+    assert record.read_text() == original
+    assert main(["botzone-log", "from-record", str(record), str(log)]) == 0
+    capsys.readouterr()
+    assert main(["botzone-log", "to-record", str(log), str(record)]) == 2
+    assert "--force" in one_line_error(capsys, "botzone-log")
+    assert record.read_text() == original
+    assert main(["botzone-log", "to-record", str(log), str(log), "--force"]) == 2  # still
+    assert "is the input" in one_line_error(capsys, "botzone-log")
+    assert main(["botzone-log", "to-record", str(log), str(record), "--force"]) == 0
+    assert json.loads(record.read_text())["result"] == json.loads(original)["result"]
+    assert main(["botzone-log", "to-record", str(tmp_path / "missing.json"),
+                 str(tmp_path / "new.json")]) == 2
+    assert "missing.json" in one_line_error(capsys, "botzone-log")
+
+
+# ------------------------------------------------------------------ a custom agent module
+def test_a_module_in_the_current_folder_gets_the_pythonpath_hint(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("mjenv")
+    if not script.exists():
+        pytest.skip("no mjenv console script beside this Python")
+    (tmp_path / "mymod.py").write_text(
+        "from mjenv_agents.random_agent import RandomAgent as MyAgent\n")
+    command = [str(script), *arena(tmp_path / "run", "mymod:MyAgent", "random")]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if "PYTHONPATH" in os.environ:  # a checkout run through PYTHONPATH keeps it, minus "."
+        env["PYTHONPATH"] = os.pathsep.join(p for p in os.environ["PYTHONPATH"].split(os.pathsep)
+                                            if p not in ("", "."))
+    failed = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr
+    assert "mymod.py is in the current folder" in failed.stderr
+    assert "PYTHONPATH=." in failed.stderr
+    assert not (tmp_path / "run").exists()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [".", env.get("PYTHONPATH")]))
+    fixed = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert fixed.returncode == 0, fixed.stderr
+
+
+# ------------------------------------------------------------------ Ctrl-C
+def test_ctrl_c_in_play_is_one_line_and_status_130() -> None:
+    play = subprocess.Popen([sys.executable, "-m", "mjenv", "play", "--seed", "1", "--codes"],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    assert play.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"your move> " not in seen:  # the prompt has no newline: read what is there
+        assert time.monotonic() < deadline and play.poll() is None, seen
+        if select.select([play.stdout], [], [], 0.5)[0]:
+            seen += os.read(play.stdout.fileno(), 4096)
+    os.killpg(play.pid, signal.SIGINT)
+    _, err = play.communicate(timeout=30)
+    assert play.returncode == 130
+    assert err.decode().strip() == "mjenv play: interrupted"
