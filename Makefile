@@ -3,6 +3,7 @@
 #   make fan-demo    set up and score a sample hand
 #   make test        set up, then ruff, mypy and the default pytest suite (what CI runs)
 #   make lint        ruff and mypy only
+#   make wheel-smoke build the wheel, install it in a fresh venv outside the repo, use it (CI)
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
 #   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
 
@@ -14,7 +15,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
-.PHONY: install demo fan-demo test lint acceptance bench clean
+.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,9 +31,9 @@ $(STAMP): pyproject.toml setup.py $(SOURCES) | $(BIN)/python
 
 install: $(STAMP)
 
-# behaviour cloning, PPO self-play and the arena evaluation (configs/demo.toml; resumable)
+# behaviour cloning, PPO self-play and the arena evaluation (the built-in config demo, configs/demo.toml; resumable)
 demo: $(STAMP)
-	$(BIN)/mjenv train --config configs/demo.toml
+	$(BIN)/mjenv train --config demo
 
 fan-demo: $(STAMP)
 	$(BIN)/mjenv fan "1112345678999m" --win 5m --self-drawn
@@ -43,6 +44,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest -q
+
+# the wheel as a user installs it: env, fan, arena and the smoke training from a fresh venv
+# outside the repository (dependencies from the registry; about 2 minutes)
+wheel-smoke: $(STAMP)
+	bash scripts/wheel_smoke.sh
 
 # the peers the benchmarks compare with (the bench extra), installed on demand
 BENCH_STAMP := $(VENV)/.bench-installed

@@ -1,6 +1,6 @@
 """``GreedyShantenAgent`` (spec ``greedy``): plays toward the nearest ready hand.
 
-It reads only its observation (decoded by :func:`agents.observation.read_observation`) and the
+It reads only its observation (decoded by :func:`mjenv_agents.observation.read_observation`) and the
 legal-action mask, and measures every option by the shanten of the hand it leaves
 (:func:`mjenv.shanten.shanten_counts`, the best of all MCR shapes), with no idea of points:
 
@@ -33,7 +33,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.observation import (
+from mjenv.shanten import analyze_counts, shanten_counts
+from mjenv.tiles import NUM_KINDS
+
+from .observation import (
     ADDED_KONG_BASE,
     CHOW_BASE,
     CONCEALED_KONG_BASE,
@@ -46,8 +49,6 @@ from agents.observation import (
     decode_chow,
     read_observation,
 )
-from mjenv.shanten import analyze_counts, shanten_counts
-from mjenv.tiles import NUM_KINDS
 
 T = NUM_KINDS
 

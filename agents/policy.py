@@ -2,7 +2,7 @@
 
 The network, :class:`PolicyNet`, reads the ``mjenv-v1`` observation (86 planes over the 34 tile
 kinds, :mod:`mjenv.encoders.default`), plus the hand-analysis planes of ``config.features``
-(:mod:`agents.features`; :meth:`PolicyNet.prepare` appends them), as a 1-D signal over the
+(:mod:`mjenv_agents.features`; :meth:`PolicyNet.prepare` appends them), as a 1-D signal over the
 tile axis with the planes as channels:
 
     stem      Conv1d(86 + F -> C, kernel 3, padding 1), GroupNorm, ReLU
@@ -41,7 +41,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -49,10 +49,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from agents.features import augment, feature_planes
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
 from mjenv.tiles import NUM_KINDS
+
+from .features import augment, feature_planes
 
 CHECKPOINT_FORMAT = "mjenv-policy"
 CHECKPOINT_VERSION = 1
@@ -77,7 +78,7 @@ class PolicyConfig:
     channels: int = 64
     blocks: int = 4
     features: str = "none"
-    """hand-analysis planes added to the observation (:mod:`agents.features`):
+    """hand-analysis planes added to the observation (:mod:`mjenv_agents.features`):
     ``"none"`` or ``"shanten-v1"``"""
 
     def __post_init__(self) -> None:
@@ -157,8 +158,8 @@ class PolicyNet(nn.Module):
     def prepare(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                 ) -> npt.NDArray[np.float32]:
         """The network's input for observations (B, 86, 34) and masks (B, 235): the
-        observations with the config's feature planes appended (:func:`agents.features.augment`;
-        unchanged for ``features="none"``)."""
+        observations with the config's feature planes appended
+        (:func:`mjenv_agents.features.augment`; unchanged for ``features="none"``)."""
         return augment(self.config.features, obs, mask)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -272,6 +273,9 @@ class PolicyAgent:
     actions on any device). ``reset``'s seed, mixed with the agent's own ``seed``, restarts
     the generator. Always returns a legal action; a mask with no legal action is a ValueError.
     """
+
+    spec_argument: ClassVar[str] = "path"
+    """The option that the spec's argument fills: ``policy:PATH`` (mjenv.agent.parse_spec)."""
 
     def __init__(self, path: str, device: str = "cpu", greedy: bool = True,
                  seed: int | None = None) -> None:

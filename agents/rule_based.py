@@ -55,7 +55,7 @@ hand, ``defence`` weight of the danger penalty (0: never defends), ``flex`` shar
 second-best plan, ``plain_weight`` weight of the plain plan, ``strict`` (raise on an internal
 error instead of falling back to a safe legal action).
 
-It reads only its seat's observation (:func:`agents.observation.read_observation`).
+It reads only its seat's observation (:func:`mjenv_agents.observation.read_observation`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,6 @@ from itertools import permutations
 
 import numpy as np
 
-from agents.observation import Facts, read_observation
 from mjenv.actions import (
     ADDED_KONG_BASE,
     CHOW_BASE,
@@ -87,6 +86,8 @@ from mjenv.shanten import (
     shanten_counts,
 )
 from mjenv.tiles import EAST, NUM_KINDS
+
+from .observation import Facts, read_observation
 
 T = NUM_KINDS
 MeldList = tuple[tuple[str, int], ...]

@@ -18,43 +18,45 @@ needs it (mjenv.botzone.program_agent): it must answer every turn, not only the 
 decisions. Agents read only what the
 environment gives their seat; they never see the engine.
 
-Agents are named by **specs**, strings resolved at run time (``mjenv`` never imports the
-``agents`` package at module level)::
+Agents are named by **specs**, strings resolved at run time (``mjenv`` imports no agent
+package at module level)::
 
-    random                            agents.random_agent:RandomAgent
-    greedy                            agents.greedy:GreedyShantenAgent
-    rule                              agents.rule_based:RuleBasedAgent
-    policy:runs/demo/final.pt         agents.policy:PolicyAgent(path="runs/demo/final.pt")
-    botzone:"python bot.py"           mjenv.botzone.program_agent:BotzoneProgramAgent(
-                                          command="python bot.py"): a Botzone bot program
+    random                            a registered name
+    policy:runs/demo/final.pt         a registered name with its argument
     package.module:Class              any importable class (or factory function)
 
 followed by optional ``key=value`` options separated by spaces (values are Python literals,
 else strings; spaces inside quotes or brackets stay in the value): ``"random seed=3"``,
 ``"policy:model.pt device=cuda"``, ``"my.mod:Agent name='a b' sizes=[64, 64]"``.
+
+**Registered names** are the entry points of the group ``mjenv.agents`` of the installed
+distributions (:mod:`mjenv.plugins`), so another package adds agents without touching mjenv.
+mjenv's own::
+
+    random       mjenv_agents.random_agent:RandomAgent
+    greedy       mjenv_agents.greedy:GreedyShantenAgent
+    rule         mjenv_agents.rule_based:RuleBasedAgent
+    policy:PATH  mjenv_agents.policy:PolicyAgent(path=PATH): a checkpoint of the torch policy
+    botzone:"python bot.py"
+                 mjenv.botzone.program_agent:BotzoneProgramAgent(command="python bot.py"): a
+                 Botzone bot program
+
+``NAME:ARG`` gives ARG to the option that the factory names in its attribute
+``spec_argument`` (``PolicyAgent.spec_argument = "path"``); a factory without one takes no
+argument. The factory is imported to read it only when an argument is given, so parsing
+``random`` or ``policy`` imports nothing; ARG may be quoted (``policy:'my runs/x.pt'``).
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-BUILTIN_AGENTS: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "greedy": "agents.greedy:GreedyShantenAgent",
-    "rule": "agents.rule_based:RuleBasedAgent",
-    "policy": "agents.policy:PolicyAgent",
-    "botzone": "mjenv.botzone.program_agent:BotzoneProgramAgent",
-}
-"""Short spec names -> import paths. ``policy`` takes its checkpoint path after a colon,
-``botzone`` a Botzone bot program's command line (``botzone:"python bot.py"``)."""
-
-_ARGUMENT = {"policy": "path", "botzone": "command"}
-"""The option a builtin's ``name:ARG`` argument fills."""
+from mjenv import plugins
 
 
 @runtime_checkable
@@ -102,6 +104,31 @@ def _split(spec: str) -> list[str]:
     return words
 
 
+def registered_agents() -> dict[str, str]:
+    """The registered spec names -> ``"module:attr"`` (entry points ``mjenv.agents``)."""
+    return plugins.agent_entry_points()
+
+
+def load_factory(spec: str, path: str) -> Callable[..., Any]:
+    """The callable that the import path ``module:attr`` (from :func:`parse_spec`) names;
+    ValueError naming ``spec`` when it cannot be imported or is not callable."""
+    module_name, _, attr = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"agent spec {spec!r}: cannot import {module_name!r} ({exc})") from None
+    factory = getattr(module, attr, None)
+    if factory is None or not callable(factory):
+        raise ValueError(f"agent spec {spec!r}: {module_name!r} has no callable {attr!r}")
+    return factory  # type: ignore[no-any-return]
+
+
+def spec_argument(factory: Callable[..., Any]) -> str | None:
+    """The option a factory's ``NAME:ARG`` argument fills (its ``spec_argument``), or None."""
+    field = getattr(factory, "spec_argument", None)
+    return field if isinstance(field, str) and field.isidentifier() else None
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``spec`` -> (``"module:attr"`` import path, keyword options). ValueError if malformed."""
     if not isinstance(spec, str) or not spec.strip():
@@ -116,9 +143,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
         options[key] = _value(value)
     name, colon, arg = head.partition(":")
-    if name in BUILTIN_AGENTS:
-        field = _ARGUMENT.get(name)
-        if field is not None:
+    registered = registered_agents()
+    if name in registered:
+        path = registered[name]
+        if colon:  # only now is the factory imported, to learn which option ARG fills
+            field = spec_argument(load_factory(spec, path))
+            if field is None:
+                raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
             if not arg:
                 raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
                                  f"'{name}:{field.upper()}'")
@@ -126,13 +157,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 raise ValueError(f"agent spec {spec!r}: the {field} is given twice "
                                  f"(after '{name}:' and as {field}=)")
             options[field] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
-        elif colon:
-            raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
-        return BUILTIN_AGENTS[name], options
+        return path, options
     if not colon or not arg or not all(p.isidentifier() for p in name.split(".")):
-        known = ", ".join(sorted(BUILTIN_AGENTS))
-        raise ValueError(f"unknown agent spec {spec!r}: use one of {known}, 'policy:PATH', "
-                         "'botzone:\"COMMAND\"' "
+        known = ", ".join(registered) or "none installed"
+        raise ValueError(f"unknown agent spec {spec!r}: use a registered name ({known}; "
+                         "'NAME:ARG' where it takes an argument, e.g. a policy's checkpoint) "
                          "or 'package.module:Class'")
     return head, options
 
@@ -141,17 +170,15 @@ def make_agent(spec: str) -> Agent:
     """The agent a spec names (see the module docstring); ValueError with the reason if the
     spec is malformed, names nothing importable, or gives options the agent does not take."""
     path, options = parse_spec(spec)
-    module_name, _, attr = path.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"agent spec {spec!r}: cannot import {module_name!r} ({exc})") from None
-    factory = getattr(module, attr, None)
-    if factory is None or not callable(factory):
-        raise ValueError(f"agent spec {spec!r}: {module_name!r} has no callable {attr!r}")
+    factory = load_factory(spec, path)
     try:
         agent = factory(**options)
     except (TypeError, OSError) as exc:  # options it does not take; a missing checkpoint
+        field = spec_argument(factory)
+        if isinstance(exc, TypeError) and field is not None and field not in options:
+            name = _split(spec)[0].partition(":")[0]
+            raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
+                             f"'{name}:{field.upper()}'") from None
         raise ValueError(f"agent spec {spec!r}: {exc}") from None
     if not isinstance(agent, Agent):
         raise ValueError(f"agent spec {spec!r}: {path} is not an agent (needs reset and act)")

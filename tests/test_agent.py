@@ -1,4 +1,4 @@
-"""The agent interface (mjenv.agent): specs, make_agent, act_batch, and agents.RandomAgent."""
+"""The agent interface (mjenv.agent): specs, make_agent, act_batch, and the RandomAgent."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.random_agent import RandomAgent
 from mjenv import actions as A
-from mjenv.agent import BUILTIN_AGENTS, Agent, act_batch, make_agent, parse_spec
+from mjenv.agent import Agent, act_batch, make_agent, parse_spec, registered_agents
+from mjenv_agents.random_agent import RandomAgent
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,14 +29,29 @@ OBS = np.zeros(3, dtype=np.float32)  # agents here ignore the observation
 
 
 # ------------------------------------------------------------------ parse_spec
-@pytest.mark.parametrize("name", sorted(set(BUILTIN_AGENTS) - {"policy", "botzone"}))
+BUILTINS = {
+    "random": "mjenv_agents.random_agent:RandomAgent",
+    "greedy": "mjenv_agents.greedy:GreedyShantenAgent",
+    "rule": "mjenv_agents.rule_based:RuleBasedAgent",
+    "policy": "mjenv_agents.policy:PolicyAgent",
+    "botzone": "mjenv.botzone.program_agent:BotzoneProgramAgent",
+}
+
+
+def test_the_builtins_are_registered_entry_points() -> None:
+    registered = registered_agents()
+    assert {name: registered.get(name) for name in BUILTINS} == BUILTINS
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
 def test_builtin_names(name: str) -> None:
-    assert parse_spec(name) == (BUILTIN_AGENTS[name], {})
+    # a bare name imports nothing: even ``policy`` (torch) is only looked up
+    assert parse_spec(name) == (BUILTINS[name], {})
 
 
 def test_builtin_with_options_and_literal_values() -> None:
     path, options = parse_spec("  random   seed=3 win_first=True  ")
-    assert path == "agents.random_agent:RandomAgent"
+    assert path == "mjenv_agents.random_agent:RandomAgent"
     assert options == {"seed": 3, "win_first": True}
     _, options = parse_spec("random a=1.5 b=None c=[1, 2] d='x y' e=hello f=-2 g=(1,2) "
                             "h='3' i={'k': 'v w'} j=x=y")
@@ -46,14 +61,19 @@ def test_builtin_with_options_and_literal_values() -> None:
 
 
 def test_policy_path() -> None:
+    pytest.importorskip("torch")  # the argument: PolicyAgent's spec_argument names the option
     assert parse_spec("policy:runs/demo/final.pt") == (
-        "agents.policy:PolicyAgent", {"path": "runs/demo/final.pt"})
+        "mjenv_agents.policy:PolicyAgent", {"path": "runs/demo/final.pt"})
     assert parse_spec("policy:model.pt device=cuda") == (
-        "agents.policy:PolicyAgent", {"path": "model.pt", "device": "cuda"})
+        "mjenv_agents.policy:PolicyAgent", {"path": "model.pt", "device": "cuda"})
     # the path is everything after the first colon; quoted, it may hold spaces
     assert parse_spec("policy:C:/models/x.pt")[1] == {"path": "C:/models/x.pt"}
     assert parse_spec("policy:'my runs/x.pt' device=cpu")[1] == {"path": "my runs/x.pt",
                                                                  "device": "cpu"}
+    with pytest.raises(ValueError, match="policy needs a path: 'policy:PATH'"):
+        parse_spec("policy:")
+    with pytest.raises(ValueError, match="the path is given twice"):
+        parse_spec("policy:a.pt path=b.pt")
 
 
 def test_import_string() -> None:
@@ -73,9 +93,8 @@ def test_import_string() -> None:
     ("random seed=1 seed=2", "given twice"),
     ("random name='unterminated", "unbalanced"),
     ("random sizes=[1, 2", "unbalanced"),
-    ("policy", "policy needs a path"),
-    ("policy:", "policy needs a path"),
-    ("policy:a.pt path=b.pt", "given twice"),
+    ("botzone:", "botzone needs a command"),
+    ("botzone:'python a.py' command=b", "given twice"),
     ("random:x", "takes no ':' argument"),
     ("nosuchagent", "unknown agent spec"),
     ("package.module", "unknown agent spec"),
@@ -94,9 +113,33 @@ def test_malformed_specs(spec: object, message: str) -> None:
 def test_unknown_spec_lists_the_builtins() -> None:
     with pytest.raises(ValueError) as info:
         parse_spec("nosuchagent")
-    for name in BUILTIN_AGENTS:
+    for name in BUILTINS:
         assert name in str(info.value)
     assert "package.module:Class" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_bare_name_missing_its_argument_says_so() -> None:
+    # a bare name parses without importing its factory; building it names the missing argument
+    with pytest.raises(ValueError, match="botzone needs a command: 'botzone:COMMAND'"):
+        make_agent("botzone io=json")
+    pytest.importorskip("torch")
+    with pytest.raises(ValueError, match=r"policy needs a path: 'policy:PATH'"):
+        make_agent("policy")
+
+
+def test_the_argument_fills_the_option_the_factory_names(agent_module: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import mjenv.plugins
+
+    registered = {**mjenv.plugins.agent_entry_points(),
+                  "fixed": f"{agent_module}:Fixed", "labelled": f"{agent_module}:Labelled"}
+    monkeypatch.setattr(mjenv.plugins, "agent_entry_points", lambda: registered)
+    assert parse_spec("labelled:'a b' action=3") == (f"{agent_module}:Labelled",
+                                                     {"action": 3, "label": "a b"})
+    assert make_agent("labelled:xyz").label == "xyz"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="'fixed' takes no ':' argument"):
+        parse_spec("fixed:3")
 
 
 # ------------------------------------------------------------------ make_agent
@@ -116,6 +159,9 @@ def agent_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
             def act(self, observation, action_mask):
                 return self.action
+
+        class Labelled(Fixed):
+            spec_argument = "label"
 
         def factory(action=5):
             return Fixed(action=action, label="factory")
@@ -156,11 +202,12 @@ def test_make_agent_unknown_module() -> None:
 
 
 def test_make_agent_unimportable_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a builtin whose module cannot be imported (not installed): a clear error, not ImportError
-    import mjenv.agent as agent_module
+    # a registered name whose module cannot be imported (a broken plugin): a clear error
+    import mjenv.plugins
 
-    monkeypatch.setitem(agent_module.BUILTIN_AGENTS, "greedy", "agents.not_written_yet:Agent")
-    with pytest.raises(ValueError, match="cannot import 'agents.not_written_yet'"):
+    registered = {**mjenv.plugins.agent_entry_points(), "greedy": "not_written_yet.mod:Agent"}
+    monkeypatch.setattr(mjenv.plugins, "agent_entry_points", lambda: registered)
+    with pytest.raises(ValueError, match="cannot import 'not_written_yet.mod'"):
         make_agent("greedy")
 
 
@@ -320,9 +367,11 @@ def test_protocol_check() -> None:
 def test_mjenv_agent_does_not_import_agents() -> None:
     code = ("import sys\n"
             "import mjenv, mjenv.agent, mjenv.single_agent, mjenv.play\n"
-            "assert 'agents' not in sys.modules, 'agents imported at module import'\n"
+            "assert 'mjenv_agents' not in sys.modules, 'agents imported at module import'\n"
+            "mjenv.agent.parse_spec('policy')\n"
+            "assert 'mjenv_agents' not in sys.modules, 'a bare name imported its factory'\n"
             "mjenv.agent.make_agent('random')\n"
-            "assert 'agents.random_agent' in sys.modules\n")
+            "assert 'mjenv_agents.random_agent' in sys.modules\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -1,9 +1,9 @@
 """The import direction of the architecture, checked by parsing every module with ``ast``.
 
-Layers (docs: shared/design/architecture.md §2):
+Layers (docs: docs/architecture.md §2):
 
     tiles -> melds -> decompose -> {fans, shanten} -> engine -> events/view -> encoding -> env
-    arena -> agents (by import string at run time only)
+    arena -> agents (mjenv_agents: by entry point or import string, at run time only)
 
 The rules are data: ``MJENV_LAYERS`` maps a module prefix to the mjenv modules it may import
 (a package lists itself to import its own modules). A new layer adds one row, e.g.
@@ -38,6 +38,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.fans": _DECOMPOSE | {"mjenv.fans"},
     "mjenv.shanten": _DECOMPOSE,
     "mjenv.analysis": _DECOMPOSE | {"mjenv.shanten", "mjenv.fans"},
+    # hands for differential tests and benchmarks (numpy's generators): beside the calculator
+    "mjenv.testing": _DECOMPOSE | {"mjenv.fans", "mjenv.testing"},
     "mjenv.engine": _DECOMPOSE | {"mjenv.fans", "mjenv.engine"},
     # Botzone's protocol over the engine's botzone profile
     "mjenv.botzone": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.botzone"},
@@ -54,9 +56,15 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.mahjong_env": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders",
                                        "mjenv.render"},
     "mjenv.mcr_mahjong_v0": {"mjenv.mahjong_env", "mjenv.registration"},
-    "mjenv.agent": set(),  # the agent protocol and specs (agents resolved by import string)
+    # what installed distributions plug in (entry points): agent names, the training stack
+    "mjenv.plugins": set(),
+    # the agent protocol and specs (agents resolved by entry point or import string)
+    "mjenv.agent": {"mjenv.plugins"},
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
-    "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans"},
+    "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans",
+                    "mjenv.procs"},
+    # process lifetime (workers that die with their parent, SIGTERM, threads): stdlib only
+    "mjenv.procs": set(),
     # the seat's events for agents that watch the hand (a Botzone bot program)
     "mjenv.arena.feed": {"mjenv.agent", "mjenv.engine"},
     "mjenv.play": _DECOMPOSE | {"mjenv.agent", "mjenv.engine", "mjenv.mahjong_env",
@@ -71,11 +79,15 @@ MJENV_LAYERS: dict[str, set[str]] = {
 
 # third-party packages mjenv may import (the standard library is always allowed)
 MJENV_THIRD_PARTY = {"numpy", "matplotlib", "tqdm", "ray"}  # the last three: the arena
+# module prefix -> declared dependencies it still may not import. The calculator is plain
+# Python (compiled by mypyc, which type-checks it before numpy is installed); the hand
+# generator, which needs numpy, is mjenv.testing.
+THIRD_PARTY_BANNED: dict[str, set[str]] = {"mjenv.fans": {"numpy"}}
 # only the env module and its wrappers may import these; list them here when they exist
 GYM_PACKAGES = {"pettingzoo", "gymnasium"}
 GYM_MODULES: set[str] = {"mjenv.mahjong_env", "mjenv.registration", "mjenv.single_agent"}
 # never imported by mjenv, at any level: the test oracle, the training stack, the agents
-NEVER_IN_MJENV = {"MahjongGB", "torch", "agents"}
+NEVER_IN_MJENV = {"MahjongGB", "torch", "agents", "mjenv_agents"}
 # agents use mjenv's public API only; they never see the engine
 AGENTS_MAY_NOT_IMPORT = {"mjenv.engine"}
 
@@ -147,6 +159,8 @@ def mjenv_violations(module: str, source: str, is_package: bool = False) -> list
                 problems.append(f"{where}: only the env module (GYM_MODULES) may import {top}")
         elif top not in sys.stdlib_module_names and top not in MJENV_THIRD_PARTY:
             problems.append(f"{where}: not a declared dependency of mjenv (MJENV_THIRD_PARTY)")
+        elif any(_matches(module, p) and top in banned for p, banned in THIRD_PARTY_BANNED.items()):
+            problems.append(f"{where}: {module} may not import {top} (THIRD_PARTY_BANNED)")
     return problems
 
 
@@ -185,6 +199,23 @@ def test_agents_use_the_public_api(path: Path) -> None:
         )
 
 
+@pytest.mark.parametrize("path", AGENT_FILES, ids=_id)
+def test_agents_import_their_own_modules_relatively(path: Path) -> None:
+    """The folder agents/ installs as ``mjenv_agents``: an absolute ``agents.x`` import breaks
+    the installed package, and an absolute ``mjenv_agents.x`` one breaks mypy, which checks the
+    folder as ``agents`` and cannot follow the editable install's import hook."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            assert name.split(".")[0] not in {"agents", "mjenv_agents"}, (
+                f"{_id(path)}:{node.lineno} imports {name}: use a relative import")
+
+
 @pytest.mark.parametrize(
     ("module", "source", "expected"),
     [
@@ -205,8 +236,19 @@ def test_agents_use_the_public_api(path: Path) -> None:
         ("mjenv.fans.table", "import MahjongGB\n", ["never imports MahjongGB"]),
         ("mjenv.cli", "def f():\n    import torch\n", ["never imports torch"]),
         ("mjenv.cli", "import agents.random\n", ["never imports agents"]),
+        ("mjenv.cli", "from mjenv_agents.train import pipeline\n",
+         ["never imports mjenv_agents"]),
+        ("mjenv.agent", "from mjenv import plugins\n", []),
+        ("mjenv.plugins", "from mjenv.agent import make_agent\n", ["may import only"]),
         ("mjenv.cli", "from pettingzoo import AECEnv\n", ["only the env module"]),
-        ("mjenv.fans.table", "import numpy as np\n", []),
+        ("mjenv.fans.table", "import numpy as np\n", ["may not import numpy"]),
+        ("mjenv.fans", "def f():\n    from numpy import zeros\n", ["may not import numpy"]),
+        ("mjenv.testing.recipes", "import numpy as np\nfrom mjenv.fans.table import FANS\n"
+         "from mjenv.decompose import HONORS\nfrom .generate import build_regular\n", []),
+        ("mjenv.testing.generate", "from mjenv.engine.game import Game\n", ["may import only"]),
+        ("mjenv.fans.calculator", "from mjenv.testing import sample_hands\n",
+         ["may import only"]),
+        ("mjenv.engine.wall", "import numpy as np\n", []),
         ("mjenv.fans.table", "import scipy\n", ["not a declared dependency"]),
         ("mjenv.engine.game", "from mjenv.fans import calculate\nfrom .wall import Wall\n", []),
         ("mjenv.engine.game", "from mjenv.shanten import shanten\n", ["may import only"]),
@@ -232,3 +274,11 @@ def test_import_mjenv_is_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "0.1.0 []"
+
+
+def test_the_calculator_loads_without_numpy() -> None:
+    """THIRD_PARTY_BANNED checks mjenv.fans's own imports; this checks what they pull in."""
+    code = "import sys, mjenv.fans, mjenv.fans.jsonl\nprint('numpy' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"

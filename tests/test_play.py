@@ -224,7 +224,7 @@ def test_match_prints_every_hands_result() -> None:
 
 
 def test_opponent_objects_and_bad_arguments() -> None:
-    from agents.random_agent import RandomAgent
+    from mjenv_agents.random_agent import RandomAgent
 
     script = Script([])
     play_in_terminal(0, [RandomAgent(seed=1), "random", "random win_first=True"], seed=3,

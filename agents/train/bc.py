@@ -1,17 +1,18 @@
-"""Behaviour cloning: a :class:`~agents.policy.PolicyNet` learns to play like a teacher agent
-(by default :class:`~agents.rule_based.RuleBasedAgent`). CleanRL-style, one readable file.
+"""Behaviour cloning: a :class:`~mjenv_agents.policy.PolicyNet` learns to play like a teacher
+agent (by default :class:`~mjenv_agents.rule_based.RuleBasedAgent`). CleanRL-style, one readable
+file.
 
 Run::
 
-    python -m agents.train.bc --config configs/bc_smoke.toml --out runs/bc_smoke
-    python -m agents.train.bc --config configs/bc_smoke.toml epochs=4 learning_rate=3e-4
+    python -m mjenv_agents.train.bc --config bc_smoke --out runs/bc_smoke
+    python -m mjenv_agents.train.bc --config bc_smoke epochs=4 learning_rate=3e-4
 
-(or as the ``[bc]`` stage of ``mjenv train``, :mod:`agents.train.pipeline`). ``--config PATH``
+(or as the ``[bc]`` stage of ``mjenv train``, :mod:`mjenv_agents.train.pipeline`). ``--config PATH``
 reads a TOML file of top-level ``key = value`` pairs (the fields of :class:`Args`; an unknown
 key or a value of the wrong type is a ValueError); ``key=value`` words after it override single
 fields (values are TOML literals, else strings); ``--out DIR`` is the same as ``out=DIR``.
 
-**Data** (:mod:`agents.train.dataset`). ``hands`` hands of ``mjenv.raw_env(rules=rules)`` are
+**Data** (:mod:`mjenv_agents.train.dataset`). ``hands`` hands of ``mjenv.raw_env(rules=rules)`` are
 played by four copies of ``teacher`` (``workers`` processes share them; the data depend only on
 ``seed``, ``hands``, ``rules`` and ``teacher``) and every decision is recorded: the seat's
 observation, its mask and the teacher's action. With ``data = "PATH.npz"`` the decisions are
@@ -25,7 +26,7 @@ kept); the order of epoch ``e`` is a permutation drawn from a ``torch.Generator`
 ``(seed, e)``, so it does not depend on where a run was resumed. One optimizer *step* is one
 minibatch; ``total_steps = epochs * ceil(N / batch_size)``. With ``init`` the network starts
 from that checkpoint's weights instead of fresh ones. With ``features = "shanten-v1"`` the
-network also reads hand-analysis planes (:mod:`agents.features`), computed once for the data
+network also reads hand-analysis planes (:mod:`mjenv_agents.features`), computed once for the data
 set by ``workers`` processes.
 
 **Run folder** (``out``)::
@@ -33,7 +34,7 @@ set by ``workers`` processes.
     config.toml          the resolved Args
     metrics.csv          step, bc/loss, bc/accuracy, bc/examples, time (one row per log)
     events.out.tfevents.*  the same scalars for TensorBoard (when ``tensorboard`` is installed)
-    checkpoint_<step>.pt every ``checkpoint_interval`` steps (agents.policy.save_checkpoint)
+    checkpoint_<step>.pt every ``checkpoint_interval`` steps (mjenv_agents.policy.save_checkpoint)
     final.pt             after the last step; ``policy:<out>/final.pt`` plays it
 
 Metrics (stable names), logged every ``log_interval`` steps and at the last step, averaged
@@ -66,11 +67,11 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from agents.policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
-from agents.train import common
-from agents.train import dataset as ds
-from agents.train.common import latest_checkpoint, require
-from agents.train.dataset import Dataset, generate, hand_seeds
+from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
+from . import common
+from . import dataset as ds
+from .common import latest_checkpoint, require
+from .dataset import Dataset, generate, hand_seeds
 
 __all__ = ["METRICS", "Args", "Dataset", "args_from_dict", "args_to_toml", "bc_loss",
            "generate", "hand_seeds", "latest_checkpoint", "main", "parse_args", "train"]
@@ -78,7 +79,7 @@ __all__ = ["METRICS", "Args", "Dataset", "args_from_dict", "args_to_toml", "bc_l
 METRICS = ("bc/loss", "bc/accuracy", "bc/examples")
 """The stable metric names (TensorBoard tags and metrics.csv columns)."""
 
-_HEADER = "the resolved Args of this run (agents.train.bc)"
+_HEADER = "the resolved Args of this run (mjenv_agents.train.bc)"
 
 
 @dataclass
@@ -119,7 +120,7 @@ class Args:
     blocks: int = 4
     """PolicyNet residual blocks"""
     features: str = "none"
-    """hand-analysis planes the network adds (``none``, ``shanten-v1``; agents.features)"""
+    """hand-analysis planes the network adds (``none``, ``shanten-v1``; mjenv_agents.features)"""
     init: str = ""
     """a checkpoint to start from (its shape wins over ``channels`` / ``blocks``)"""
 
@@ -149,7 +150,7 @@ def args_to_toml(args: Args) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> Args:
     """Args from the command line: ``--config PATH``, ``--out DIR`` and ``key=value`` words."""
-    return common.parse_command_line(Args, "python -m agents.train.bc",
+    return common.parse_command_line(Args, "python -m mjenv_agents.train.bc",
                                      "Behaviour cloning of a teacher agent.", argv)
 
 

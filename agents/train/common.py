@@ -1,8 +1,8 @@
 """What every training stage shares: settings from TOML, the run folder, metric logs and
-checkpoint discovery. Each stage (:mod:`agents.train.bc`, :mod:`agents.train.ppo`) declares its
-settings as an ``Args`` dataclass of plain fields (``int``, ``float``, ``str``, ``bool`` or a
-``tuple`` of them) and uses these helpers, so configs, overrides, resumption and logs work the
-same way in all of them.
+checkpoint discovery. Each stage (:mod:`mjenv_agents.train.bc`, :mod:`mjenv_agents.train.ppo`)
+declares its settings as an ``Args`` dataclass of plain fields (``int``, ``float``, ``str``,
+``bool`` or a ``tuple`` of them) and uses these helpers, so configs, overrides, resumption and
+logs work the same way in all of them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import typing
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
+
+from .configs import resolve_config
 
 ArgsT = TypeVar("ArgsT")
 
@@ -111,13 +113,14 @@ def parse_command_line(cls: type[ArgsT], prog: str, description: str,
     """Args from ``--config PATH`` (top-level ``key = value`` pairs), ``--out DIR`` and
     ``key=value`` words (later ones win)."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--config", help="a TOML file of Args fields")
+    parser.add_argument("--config", metavar="NAME|PATH",
+                        help="a TOML file of Args fields, or a built-in config's name")
     parser.add_argument("--out", help="the run folder (same as out=DIR)")
     parser.add_argument("overrides", nargs="*", metavar="key=value")
     ns = parser.parse_args(argv)
     data: dict[str, Any] = {}
     if ns.config is not None:
-        data.update(read_toml(ns.config))
+        data.update(read_toml(resolve_config(ns.config)))
         nested = sorted(k for k, v in data.items() if isinstance(v, dict))
         if nested:
             raise ValueError(f"{ns.config}: tables {nested} are not Args fields (use top-level "

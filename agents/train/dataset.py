@@ -125,7 +125,7 @@ def generate(hands: int, seed: int, rules: str = "mcr", teacher: str = "rule",
 
 
 def _augment(job: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
-    from agents.features import augment
+    from ..features import augment
 
     return augment(*job)
 

@@ -7,10 +7,10 @@ A staged config is a TOML file with shared top-level keys and one table per stag
     threads = 2              #   seed, threads, device, rules
     rules = "mcr"
 
-    [bc]                     # agents.train.bc.Args fields          -> out/bc/
+    [bc]                     # mjenv_agents.train.bc.Args fields    -> out/bc/
     hands = 600
 
-    [ppo]                    # agents.train.ppo.Args fields         -> out/ppo/
+    [ppo]                    # mjenv_agents.train.ppo.Args fields   -> out/ppo/
     updates = 40             #   init defaults to out/bc/final.pt
 
     [evaluate]               # arena runs of the result             -> out/eval/<opponent>/
@@ -41,7 +41,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from agents.train import bc, common, ppo
+from . import bc, common, ppo
+from .configs import builtin_configs, resolve_config
 
 SHARED = ("seed", "threads", "device", "rules")
 STAGES = ("bc", "ppo", "evaluate")
@@ -216,17 +217,26 @@ def run(pipeline: Pipeline, progress: bool = True) -> Path:
     return trained_policy(pipeline)
 
 
+def _builtin_names() -> list[str]:
+    try:
+        return list(builtin_configs())
+    except ValueError:  # not installed: --help still works
+        return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="mjenv train", description="Train a policy: behaviour cloning, PPO self-play, "
         "arena evaluation (stages from a TOML config; see configs/README.md).")
-    parser.add_argument("--config", required=True, help="a staged TOML config")
+    parser.add_argument("--config", required=True, metavar="NAME|PATH",
+                        help="a staged TOML config: a file, or a built-in name "
+                        f"({', '.join(_builtin_names())})")
     parser.add_argument("--out", help="the run folder (overrides the config's out)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("overrides", nargs="*", metavar="[stage.]key=value")
     ns = parser.parse_args(argv)
     try:
-        pipeline = load(ns.config, ns.overrides, ns.out)
+        pipeline = load(resolve_config(ns.config), ns.overrides, ns.out)
         final = run(pipeline, progress=not ns.no_progress)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

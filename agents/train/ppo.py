@@ -1,13 +1,14 @@
-"""PPO self-play: a :class:`~agents.policy.PolicyNet` improves by playing MCR hands against an
-opponent pool (itself, its past snapshots, fixed baselines). CleanRL-style, one readable file.
+"""PPO self-play: a :class:`~mjenv_agents.policy.PolicyNet` improves by playing MCR hands
+against an opponent pool (itself, its past snapshots, fixed baselines). CleanRL-style, one
+readable file.
 
 Run::
 
-    python -m agents.train.ppo --config configs/ppo.toml init=runs/demo/bc/final.pt
-    mjenv train --config configs/demo.toml          # behaviour cloning, then this, then the arena
+    python -m mjenv_agents.train.ppo --config configs/ppo.toml init=runs/demo/bc/final.pt
+    mjenv train --config demo          # behaviour cloning, then this, then the arena
 
 Settings are the fields of :class:`Args` (TOML ``key = value`` pairs and ``key=value``
-overrides, as in :mod:`agents.train.bc`).
+overrides, as in :mod:`mjenv_agents.train.bc`).
 
 **Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in this
 process, or in each of ``rollout_workers`` worker processes (each with its own random streams
@@ -74,9 +75,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
-from agents.train import common
-from agents.train.common import latest_checkpoint, require
+from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
+from . import common
+from .common import latest_checkpoint, require
 
 METRICS = (
     "ppo/policy_loss", "ppo/value_loss", "ppo/entropy", "ppo/approx_kl", "ppo/clip_fraction",
@@ -91,7 +92,7 @@ learner seat and hand since the previous row; ``rollout/decisions`` counts the l
 decisions trained on so far; ``time/decisions_per_second`` is the rollout speed (decisions of all
 seats, network inference and opponents included)."""
 
-_HEADER = "the resolved Args of this run (agents.train.ppo)"
+_HEADER = "the resolved Args of this run (mjenv_agents.train.ppo)"
 SELF, POOL = "self", "pool"
 
 
@@ -186,7 +187,7 @@ def args_from_dict(data: Any, where: str = "config") -> Args:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Args:
-    return common.parse_command_line(Args, "python -m agents.train.ppo",
+    return common.parse_command_line(Args, "python -m mjenv_agents.train.ppo",
                                      "PPO self-play against an opponent pool.", argv)
 
 

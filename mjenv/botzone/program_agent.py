@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -57,6 +58,9 @@ class BotzoneBotError(RuntimeError):
 
 class BotzoneProgramAgent:
     """See the module docstring."""
+
+    spec_argument: ClassVar[str] = "command"
+    """The option that the spec's argument fills: ``botzone:"python bot.py"`` (mjenv.agent)."""
 
     def __init__(self, command: str, io: str = "simple", keep_running: bool = True,
                  time_limit: float = 1.0, max_output: int = 1 << 16) -> None:

@@ -1,15 +1,21 @@
-"""``mjenv train``: the training pipeline of the baselines package, found by entry point."""
+"""``mjenv train`` and ``mjenv configs``: the training stack, found through its entry points.
+
+mjenv never imports the baselines package (or torch) itself: the ``mjenv.train`` entry points
+(:mod:`mjenv.plugins`) name the pipeline's command line and its built-in configs, so the other
+commands stay fast and a missing train extra is one line.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
-from mjenv.cli.common import CommandError, Subparsers
+from mjenv.cli.common import Subparsers, add_command
 
-TRAIN_PIPELINE = "agents.train.pipeline"
-"""The training stack, resolved by import string like agent specs: mjenv never imports the
-agents package (or torch) itself, and the other commands stay fast."""
+CONFIG_EXAMPLES = """examples:
+  mjenv configs                                  # the built-in configs
+  mjenv train --config smoke --out runs/smoke     # a built-in config by name
+  mjenv train --config my-experiment.toml         # or a file
+"""
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -20,12 +26,32 @@ def add_parser(subparsers: Subparsers) -> None:
     p.add_argument("words", nargs=argparse.REMAINDER)
     p.set_defaults(handler=run, command="train")
 
+    q = add_command(
+        subparsers, "configs",
+        help="list the built-in training configs (mjenv train --config NAME)",
+        description="The training configs that ship with the package: use a name with "
+        "mjenv train --config NAME, or copy one (--show NAME) to start your own.",
+        epilog=CONFIG_EXAMPLES)
+    q.add_argument("--show", metavar="NAME", default=None,
+                   help="print one config's TOML instead of the list")
+    q.set_defaults(handler=run_configs)
+
 
 def run(args: argparse.Namespace) -> int:
     """Hand the words to the training pipeline (its own parser and --help)."""
-    try:
-        pipeline = importlib.import_module(TRAIN_PIPELINE)
-    except ImportError as exc:
-        raise CommandError(f"training needs the train extra (torch): {exc}") from None
-    status: int = pipeline.main(args.words)
-    return status
+    from mjenv.plugins import train_main
+
+    return train_main()(args.words)
+
+
+def run_configs(args: argparse.Namespace) -> int:
+    from mjenv.plugins import builtin_configs, resolve_config
+
+    if args.show is not None:
+        print(resolve_config(args.show).read_text(encoding="utf-8"), end="")
+        return 0
+    configs = builtin_configs()
+    width = max(map(len, configs), default=0)
+    for name, description in configs.items():
+        print(f"{name:<{width}}  {description}")
+    return 0

@@ -1,4 +1,4 @@
-"""Behaviour cloning (agents.train.bc): smoke run, learning, determinism, resume, configs."""
+"""Behaviour cloning (mjenv_agents.train.bc): smoke run, learning, determinism, resume, configs."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import mjenv  # noqa: E402
-from agents.policy import PolicyAgent, load_checkpoint  # noqa: E402
-from agents.train import bc  # noqa: E402
+from mjenv_agents.policy import PolicyAgent, load_checkpoint  # noqa: E402
+from mjenv_agents.train import bc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "bc_smoke.toml"

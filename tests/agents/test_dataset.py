@@ -1,4 +1,4 @@
-"""The behaviour-cloning data set: generation and its file format (agents.train.dataset)."""
+"""The behaviour-cloning data set: generation and its file format (mjenv_agents.train.dataset)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.train import dataset as ds
+from mjenv_agents.train import dataset as ds
 
 
 @pytest.fixture(scope="module")

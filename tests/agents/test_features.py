@@ -1,4 +1,4 @@
-"""Hand-analysis feature planes (agents.features) and their use by the policy network."""
+"""Hand-analysis feature planes (mjenv_agents.features) and their use by the policy network."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.features import FEATURE_PLANES, augment, feature_planes  # noqa: E402
-from agents.policy import PolicyConfig, PolicyNet  # noqa: E402
-from agents.train.dataset import generate  # noqa: E402
 from mjenv.actions import DISCARD_BASE, PUNG_BASE  # noqa: E402
+from mjenv_agents.features import FEATURE_PLANES, augment, feature_planes  # noqa: E402
+from mjenv_agents.policy import PolicyConfig, PolicyNet  # noqa: E402
+from mjenv_agents.train.dataset import generate  # noqa: E402
 
 
 @pytest.fixture(scope="module")

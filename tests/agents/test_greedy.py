@@ -7,19 +7,6 @@ import numpy as np
 import pytest
 
 import mjenv
-from agents.greedy import GreedyShantenAgent, discard_preference
-from agents.observation import (
-    CHOW_BASE,
-    CONCEALED_KONG_BASE,
-    DISCARD_BASE,
-    KONG_BASE,
-    NUM_ACTIONS,
-    PASS,
-    PUNG_BASE,
-    WIN,
-    chow_action,
-    read_observation,
-)
 from mjenv.agent import make_agent
 from mjenv.encoders.default import (
     D_CLAIM,
@@ -38,6 +25,19 @@ from mjenv.encoders.default import (
 from mjenv.mahjong_env import SEAT_OF
 from mjenv.shanten import analyze_counts, shanten_counts
 from mjenv.tiles import EAST, parse_tiles, tile_id, to_counts
+from mjenv_agents.greedy import GreedyShantenAgent, discard_preference
+from mjenv_agents.observation import (
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    KONG_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PUNG_BASE,
+    WIN,
+    chow_action,
+    read_observation,
+)
 
 
 def _obs(hand: str, *, drawn: str | None = None, claim: str | None = None,
@@ -144,7 +144,7 @@ def test_chows_when_the_shanten_drops() -> None:
 
 
 def _shanten_after_claim(hand: list[int], n: int, a: int, x: int) -> int:
-    from agents.observation import decode_chow
+    from mjenv_agents.observation import decode_chow
 
     counts = hand[:]
     if a < PUNG_BASE:
@@ -200,7 +200,7 @@ def _check_decision(env, agent_name: str, obs: np.ndarray, mask: np.ndarray, a: 
 @pytest.mark.parametrize("rules", ["mcr", "botzone"])
 def test_legal_wins_and_shanten_in_random_games(rules: str) -> None:
     """Greedy in seats 0 and 2, random in 1 and 3; every greedy decision is checked."""
-    from agents.random_agent import RandomAgent
+    from mjenv_agents.random_agent import RandomAgent
 
     stats = dict.fromkeys(("wins", "discards", "claims", "passes"), 0)
     for seed in range(20):

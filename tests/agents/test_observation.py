@@ -1,4 +1,4 @@
-"""``agents.observation.read_observation`` decodes mjenv-v1 back into the seat's facts: every
+"""``mjenv_agents.observation.read_observation`` decodes mjenv-v1 back into the seat's facts: every
 decision of random games is decoded and compared with the env's own ``SeatView`` of the seat."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import mjenv
-from agents.observation import _chows, read_observation
 from mjenv.mahjong_env import SEAT_OF
 from mjenv.melds import CONCEALED_KONG
+from mjenv_agents.observation import _chows, read_observation
 
 GAMES = 12
 
@@ -138,8 +138,8 @@ def test_num_tiles_given_and_shape_checked() -> None:
 
 
 def test_action_layout_matches_the_engine() -> None:
-    from agents import observation as ob
     from mjenv import actions as A
+    from mjenv_agents import observation as ob
 
     for name in ("PASS", "WIN", "DISCARD_BASE", "CHOW_BASE", "PUNG_BASE", "KONG_BASE",
                  "CONCEALED_KONG_BASE", "ADDED_KONG_BASE", "NUM_ACTIONS"):

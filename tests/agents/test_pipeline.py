@@ -1,4 +1,4 @@
-"""``mjenv train`` (agents.train.pipeline): staged configs, overrides, the smoke run."""
+"""``mjenv train`` (mjenv_agents.train.pipeline): staged configs, overrides, the smoke run."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agents.train import pipeline  # noqa: E402
 from mjenv.cli import main as mjenv_main  # noqa: E402
+from mjenv_agents.train import pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "configs"

@@ -10,7 +10,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import mjenv  # noqa: E402
-from agents.policy import (  # noqa: E402
+from mjenv.agent import act_batch, make_agent  # noqa: E402
+from mjenv_agents.policy import (  # noqa: E402
     PolicyAgent,
     PolicyConfig,
     PolicyNet,
@@ -18,7 +19,6 @@ from agents.policy import (  # noqa: E402
     masked_value,
     save_checkpoint,
 )
-from mjenv.agent import act_batch, make_agent  # noqa: E402
 
 SMALL = PolicyConfig(channels=16, blocks=2)
 

@@ -1,4 +1,4 @@
-"""PPO self-play (agents.train.ppo): smoke run, determinism, resume, GAE, masking, configs."""
+"""PPO self-play (mjenv_agents.train.ppo): smoke run, determinism, resume, GAE, masking, configs."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.policy import PolicyConfig, PolicyNet, load_checkpoint  # noqa: E402
-from agents.train import ppo  # noqa: E402
+from mjenv_agents.policy import PolicyConfig, PolicyNet, load_checkpoint  # noqa: E402
+from mjenv_agents.train import ppo  # noqa: E402
 
 
 def _args(out: Path, **changes: Any) -> ppo.Args:

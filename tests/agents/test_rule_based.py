@@ -9,9 +9,6 @@ import numpy as np
 import pytest
 
 import mjenv
-from agents.observation import read_observation
-from agents.random_agent import RandomAgent
-from agents.rule_based import RuleBasedAgent
 from mjenv.actions import (
     CHOW_BASE,
     DISCARD_BASE,
@@ -43,6 +40,9 @@ from mjenv.encoders.default import (
 from mjenv.mahjong_env import AGENTS
 from mjenv.shanten import shanten_counts
 from mjenv.tiles import EAST, NUM_KINDS, parse_tiles
+from mjenv_agents.observation import read_observation
+from mjenv_agents.random_agent import RandomAgent
+from mjenv_agents.rule_based import RuleBasedAgent
 
 T = NUM_KINDS
 KINDS = {"draw": 0, "after_claim": 1, "claim": 2, "rob": 3}

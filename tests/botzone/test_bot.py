@@ -77,7 +77,7 @@ def test_recorded_responses_are_reproduced(game: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def policy_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     torch = pytest.importorskip("torch")
-    from agents.policy import PolicyConfig, PolicyNet, save_checkpoint
+    from mjenv_agents.policy import PolicyConfig, PolicyNet, save_checkpoint
 
     torch.manual_seed(0)
     path = tmp_path_factory.mktemp("policy") / "net.pt"
@@ -174,21 +174,39 @@ def test_the_command_line_bot_plays_keep_running() -> None:
 def test_the_upload_zip_runs_as_a_bot(tmp_path: Path, policy_path: str) -> None:
     """``--zip``: the archive runs with plain ``python bot.zip`` and answers like the bot; a
     policy's checkpoint travels inside it."""
+    import ast
+    import re
     import zipfile
 
+    from mjenv.agent import parse_spec
     from mjenv.botzone.package import write_zip
 
     out = tmp_path / "bot.zip"
     assert "bot.zip" in write_zip("greedy", out, keep_running=False)
+    with zipfile.ZipFile(out) as archive:
+        names = archive.namelist()
+        main = archive.read("__main__.py").decode()
+    # the agent's package goes in under its import name, and the spec is resolved: Botzone
+    # installs nothing, so there are no entry points to look ``greedy`` up in
+    assert "mjenv_agents/greedy.py" in names and "mjenv/agent.py" in names
+    assert not any(n.startswith("agents/") or ".dist-info/" in n for n in names)
+    assert "SPEC = 'mjenv_agents.greedy:GreedyShantenAgent'" in main
     request = json.dumps({"requests": ["0 3 1"], "responses": []})
     done = subprocess.run([sys.executable, str(out)], input=request + "\n", text=True,
                           capture_output=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"response": "PASS"}
-    write_zip(f"policy:{policy_path}", out)
+    write_zip(f"policy:{policy_path} greedy=True", out, keep_running=False)
     with zipfile.ZipFile(out) as archive:
         assert "data/net.pt" in archive.namelist()
         main = archive.read("__main__.py").decode()
-    assert "policy:{checkpoint}" in main and "CHECKPOINT = 'data/net.pt'" in main
+    assert "CHECKPOINT = 'data/net.pt'" in main
+    spec = ast.literal_eval(re.search(r"^SPEC = (.*)$", main, re.M).group(1))  # type: ignore[union-attr]
+    assert parse_spec(spec.replace("{checkpoint}", "x.pt")) == (
+        "mjenv_agents.policy:PolicyAgent", {"greedy": True, "path": "x.pt"})
+    done = subprocess.run([sys.executable, str(out)], input=request + "\n", text=True,
+                          capture_output=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"response": "PASS"}
     with pytest.raises(ValueError, match="no checkpoint"):
         write_zip("policy:/nonexistent.pt", out)

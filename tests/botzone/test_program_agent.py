@@ -37,8 +37,9 @@ def test_the_spec() -> None:
     path, options = parse_spec('botzone:"python bot.py --x" io=json time_limit=2')
     assert path == "mjenv.botzone.program_agent:BotzoneProgramAgent"
     assert options == {"command": "python bot.py --x", "io": "json", "time_limit": 2}
+    assert parse_spec("botzone") == (path, {})  # a bare name: the factory is not imported yet
     with pytest.raises(ValueError, match="botzone needs a command"):
-        parse_spec("botzone")
+        make_agent("botzone")
     with pytest.raises(ValueError, match="io must be one of"):
         make_agent('botzone:"python x.py" io=xml')
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.random_agent import RandomAgent
 from mjenv import actions as A
 from mjenv.agent import Agent
 from mjenv.mahjong_env import AGENTS
 from mjenv.single_agent import SingleAgentEnv
+from mjenv_agents.random_agent import RandomAgent
 
 
 def play(env: SingleAgentEnv, seed: int, learner: Agent | None = None,
