@@ -21,12 +21,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from mjenv import __version__
-from mjenv.cli import arena, botzone, fan, hand, play, replay, train
+from mjenv.cli import arena, botzone, fan, hand, play, replay, train, view
 from mjenv.cli.common import USAGE_ERROR, CommandError
 
 __all__ = ["CommandError", "USAGE_ERROR", "build_parser", "main"]
 
-COMMANDS = (fan, hand, replay, play, arena, train, botzone)
+COMMANDS = (fan, hand, replay, view, play, arena, train, botzone)
 """The command modules, in the order ``mjenv --help`` lists them."""
 
 Handler = Callable[[argparse.Namespace], int]

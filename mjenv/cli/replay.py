@@ -11,6 +11,7 @@ EXAMPLES = """\
 examples:
   mjenv replay hand.json            # everything, every tile face up
   mjenv replay hand.json --seat 2   # as seat 2 saw it: others' draws and concealed kongs hidden
+  mjenv replay hand.json --html hand.html   # the same as a page that draws the table
 
 The record is validated and replayed first (mjenv.engine.record); a record that does not
 replay to its own events and result is an error. Hidden tiles are shown as ??; the final
@@ -29,10 +30,21 @@ def add_parser(subparsers: Subparsers) -> None:
     p.add_argument("file", metavar="FILE", help="a hand record (JSON)")
     p.add_argument("--seat", type=int, choices=range(4), metavar="N",
                    help="show the hand as seat N (0..3) saw it; everything when not given")
+    p.add_argument("--html", metavar="OUT",
+                   help="write the hand as a self-contained HTML page (as mjenv view does) "
+                   "instead of printing it")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.html:
+        from mjenv.render.html import load_sources, write_page
+
+        sources = load_sources(args.file)
+        size = write_page(sources, args.html, seat=args.seat)
+        steps = sum(len(s.game.events) for s in sources)
+        print(f"wrote {args.html}: {steps} steps, {size / 1024:.0f} kB")
+        return 0
     from mjenv.engine.record import load
     from mjenv.render.replay import format_replay
 

@@ -32,6 +32,10 @@ these fields:
                     "payments", "penalized"}`` (the fields of HandResult, tiles as codes)
 ``botzone``         optional: in a record converted from a Botzone judge log, the bots' replies
                     that the actions cannot express (mjenv.botzone.logs); replay ignores it
+``annotations``     optional: what an agent thought at its decisions, for viewers
+                    (``mjenv view``): ``[{"step": i, "seat": s, "top": [[action name, prob],
+                    ...], "value": v}]``, ``step`` an index into ``actions`` and ``seat`` its
+                    seat; replay checks the shape and ignores the content
 ==================  ============================================================================
 
 :func:`replay` rebuilds the game from rules + wall + dealer + wind, re-applies the actions, and
@@ -74,10 +78,13 @@ PENALIZE_NAME = "penalize"
 FIELDS = ("format", "version", "rules", "seed", "wall", "dealer", "prevalent_wind", "actions",
           "events", "result")
 MATCH_FIELDS = ("format", "version", "rules", "seed", "hands", "scores")
-OPTIONAL_FIELDS = ("botzone",)
+OPTIONAL_FIELDS = ("botzone", "annotations")
 """Hand-record fields that may be absent: ``botzone`` (written by mjenv.botzone.logs) keeps
 what a Botzone judge log says that the actions cannot (a bot's exact reply where it differs from
-the reply the actions imply: a claim that lost, a malformed answer, a verdict)."""
+the reply the actions imply: a claim that lost, a malformed answer, a verdict);
+``annotations`` keeps what an agent reported at its decisions (:func:`check_annotations`), which
+a viewer shows beside the table (mjenv.render.html)."""
+ANNOTATION_KEYS = ("step", "seat", "top", "value")
 
 _TILE_FIELDS = frozenset({"tile", "claimed", "win_tile"})
 _CODE_TO_ID = {code: i for i, code in enumerate(CODES)}
@@ -299,6 +306,55 @@ def _actions(value: object) -> list[tuple[int, int]]:
     return out
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and value == value and abs(value) != float("inf")
+
+
+def check_annotations(value: object, actions: Sequence[tuple[int, int]]) -> None:
+    """ValueError unless ``value`` is a valid ``annotations`` field for ``actions``: a list of
+    ``{"step", "seat", "top", "value"}`` objects (``value`` may be absent or null) whose
+    ``step`` indexes ``actions``, whose ``seat`` is that action's seat (an annotation is what
+    the deciding seat reported), and whose ``top`` lists ``[action name, probability]`` pairs
+    (names as ``mjenv.actions.action_to_string`` writes them, probabilities in 0..1).
+
+    The shape is checked so that a viewer can trust it; the numbers are the agent's own."""
+    if not isinstance(value, list):
+        raise ValueError(f"annotations: expected a list, got {type(value).__name__}")
+    for i, note in enumerate(value):
+        where = f"annotations[{i}]"
+        if not isinstance(note, dict):
+            raise ValueError(f"{where}: expected an object, got {note!r:.80}")
+        unknown = sorted(set(note) - set(ANNOTATION_KEYS))
+        missing = [k for k in ("step", "seat", "top") if k not in note]
+        if unknown or missing:
+            raise ValueError(f"{where}: unknown keys {unknown}, missing keys {missing}; an "
+                             f"annotation has {list(ANNOTATION_KEYS)}")
+        step, seat = note["step"], note["seat"]
+        if not _is_int(step) or not 0 <= step < len(actions):
+            raise ValueError(f"{where}: step must index the {len(actions)} actions, "
+                             f"got {step!r}")
+        if not _is_int(seat) or seat != actions[step][0]:
+            raise ValueError(f"{where}: seat {seat!r} did not take action {step} "
+                             f"(seat {actions[step][0]} did)")
+        top = note["top"]
+        if not isinstance(top, list):
+            raise ValueError(f"{where}: top must be a list of [action name, probability]")
+        for j, pair in enumerate(top):
+            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                    and _is_number(pair[1]) and 0 <= pair[1] <= 1):
+                raise ValueError(f"{where}.top[{j}]: expected [action name, probability in "
+                                 f"0..1], got {pair!r:.80}")
+            try:
+                A.string_to_action(pair[0])
+            except ValueError:
+                raise ValueError(f"{where}.top[{j}]: not an action name: {pair[0]!r} "
+                                 "(names: 'Pass', 'Win', 'Discard W1', ...)") from None
+        v = note.get("value")
+        if v is not None and not _is_number(v):
+            raise ValueError(f"{where}: value must be a number or null, got {v!r:.80}")
+
+
 def _same(a: object, b: object) -> bool:
     """Equal as JSON (so ``true`` is not ``1`` and ``1.0`` is not ``1``)."""
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
@@ -334,6 +390,8 @@ def replay(record: Record) -> Game:
         raise ValueError(f"dealer: the {rules.profile} profile fixes the dealer at seat "
                          f"{rules.fixed_dealer}, got {rec['dealer']!r}")
     actions = _actions(rec["actions"])
+    if "annotations" in rec:
+        check_annotations(rec["annotations"], actions)
     try:
         game = Game(rules, seed=seed, wall=wall, dealer=rec["dealer"],
                     prevalent_wind=rec["prevalent_wind"])
