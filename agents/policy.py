@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
@@ -230,7 +231,13 @@ def load_checkpoint(path: StrPath, device: str | torch.device = "cpu",
     """The network (on ``device``, in eval mode) and ``extra`` of a checkpoint written by
     :func:`save_checkpoint`; ValueError if the file is not one (wrong format, version, config or
     weights)."""
-    data = torch.load(os.fspath(path), map_location=device, weights_only=True)
+    try:
+        data = torch.load(os.fspath(path), map_location=device, weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, KeyError, EOFError, ValueError,
+            AttributeError, IndexError, TypeError) as exc:  # torch's loader on a bad file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{os.fspath(path)}: not a readable torch checkpoint "
+                         f"({type(exc).__name__}: {first[:200]})") from None
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"{os.fspath(path)}: not an {CHECKPOINT_FORMAT!r} checkpoint "
@@ -248,8 +255,12 @@ def load_checkpoint(path: StrPath, device: str | torch.device = "cpu",
     net = PolicyNet(config)
     try:
         net.load_state_dict(data["model"])
-    except (RuntimeError, TypeError, AttributeError) as exc:
-        raise ValueError(f"{os.fspath(path)}: the weights do not fit the config: {exc}") from None
+    except (RuntimeError, TypeError, AttributeError) as exc:  # torch lists every mismatch
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        detail = "; ".join(lines[1:3]) if len(lines) > 1 else (lines[0] if lines else "")
+        more = f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""
+        raise ValueError(f"{os.fspath(path)}: the weights do not fit the config: "
+                         f"{detail}{more}") from None
     net.to(device)
     net.eval()
     extra = data["extra"]
@@ -330,3 +341,16 @@ class PolicyAgent:
             raise RuntimeError(f"{self.path}: the network chose an illegal action "
                                "(NaN or infinite logits?)")
         return [int(a) for a in chosen]
+
+    def explain(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike,
+                ) -> tuple[npt.NDArray[np.float32], float]:
+        """What the network thinks of one decision: the probability of every action (0 where
+        illegal) and its value estimate. The viewer's annotations use it (mjenv view --play)."""
+        obs_np = np.array(observation, dtype=np.float32)[None]
+        mask_np = np.asarray(action_mask)[None] != 0
+        obs_np = self.net.prepare(obs_np, mask_np)
+        with torch.inference_mode():
+            logits, value = self.net(torch.from_numpy(obs_np).to(self.device),
+                                     torch.from_numpy(mask_np).to(self.device))
+            probs = torch.softmax(logits.float(), dim=1)[0].cpu().numpy()
+        return probs.astype(np.float32), float(value[0])

@@ -45,12 +45,20 @@ mjenv's own::
 ``spec_argument`` (``PolicyAgent.spec_argument = "path"``); a factory without one takes no
 argument. The factory is imported to read it only when an argument is given, so parsing
 ``random`` or ``policy`` imports nothing; ARG may be quoted (``policy:'my runs/x.pt'``).
+
+**Specs are code** (docs/security.md): an import string calls whatever it names. Where specs
+may come from someone else, set ``MJENV_ALLOW_IMPORT=0``: only registered names are accepted,
+and of those not the ones that run programs (``botzone:``, whose factory declares
+``runs_programs = True``) unless ``MJENV_ALLOW_PROGRAMS=1``. Every path to an agent (the
+commands, training configs, wrappers, library calls, worker processes) goes through
+:func:`parse_spec`, so the setting holds everywhere.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -129,6 +137,26 @@ def spec_argument(factory: Callable[..., Any]) -> str | None:
     return field if isinstance(field, str) and field.isidentifier() else None
 
 
+def imports_allowed() -> bool:
+    """Whether specs may name any importable object (``MJENV_ALLOW_IMPORT``, default on)."""
+    return os.environ.get("MJENV_ALLOW_IMPORT", "1").strip() != "0"
+
+
+def programs_allowed() -> bool:
+    """Whether registered agents that run programs are allowed when imports are off
+    (``MJENV_ALLOW_PROGRAMS=1``)."""
+    return imports_allowed() or os.environ.get("MJENV_ALLOW_PROGRAMS", "0").strip() == "1"
+
+
+def _check_trusted(spec: str, name: str, path: str) -> None:
+    """Refuse what ``MJENV_ALLOW_IMPORT=0`` rules out (see the module docstring)."""
+    if programs_allowed():
+        return
+    if getattr(load_factory(spec, path), "runs_programs", False) is True:
+        raise ValueError(f"agent spec {spec!r}: {name!r} runs a program, which is off "
+                         "(MJENV_ALLOW_IMPORT=0; MJENV_ALLOW_PROGRAMS=1 allows it)")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``spec`` -> (``"module:attr"`` import path, keyword options). ValueError if malformed."""
     if not isinstance(spec, str) or not spec.strip():
@@ -157,9 +185,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 raise ValueError(f"agent spec {spec!r}: the {field} is given twice "
                                  f"(after '{name}:' and as {field}=)")
             options[field] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
+        _check_trusted(spec, name, path)
         return path, options
+    known = ", ".join(registered) or "none installed"
+    if not imports_allowed():
+        raise ValueError(f"agent spec {spec!r}: import strings are off (MJENV_ALLOW_IMPORT=0); "
+                         f"use a registered name ({known})")
     if not colon or not arg or not all(p.isidentifier() for p in name.split(".")):
-        known = ", ".join(registered) or "none installed"
         raise ValueError(f"unknown agent spec {spec!r}: use a registered name ({known}; "
                          "'NAME:ARG' where it takes an argument, e.g. a policy's checkpoint) "
                          "or 'package.module:Class'")
@@ -180,6 +212,11 @@ def make_agent(spec: str) -> Agent:
             raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
                              f"'{name}:{field.upper()}'") from None
         raise ValueError(f"agent spec {spec!r}: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"agent spec {spec!r}: {exc}") from None
+    except Exception as exc:  # an agent that fails to start is one line, not a traceback
+        raise ValueError(f"agent spec {spec!r}: cannot build it: "
+                         f"{type(exc).__name__}: {exc}") from None
     if not isinstance(agent, Agent):
         raise ValueError(f"agent spec {spec!r}: {path} is not an agent (needs reset and act)")
     return agent

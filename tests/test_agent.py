@@ -238,9 +238,28 @@ def test_make_agent_non_agent_objects() -> None:
         make_agent("math:pi")
 
 
-def test_make_agent_errors_from_the_constructor_propagate(agent_module: str) -> None:
-    with pytest.raises(RuntimeError, match="boom"):
+def test_make_agent_errors_from_the_constructor_are_one_line(agent_module: str) -> None:
+    with pytest.raises(ValueError, match=r"Broken': cannot build it: RuntimeError: boom$"):
         make_agent(f"{agent_module}:Broken")
+
+
+def test_restricted_specs_accept_only_registered_names(
+        agent_module: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MJENV_ALLOW_IMPORT=0 (docs/security.md): import strings and program bots are refused
+    before anything is imported or run; registered agents still work."""
+    monkeypatch.setenv("MJENV_ALLOW_IMPORT", "0")
+    with pytest.raises(ValueError, match=r"import strings are off \(MJENV_ALLOW_IMPORT=0\)"):
+        parse_spec("subprocess:call args=['false']")
+    with pytest.raises(ValueError, match="import strings are off"):
+        make_agent(f"{agent_module}:Fixed")
+    assert agent_module not in sys.modules  # refused before the import
+    with pytest.raises(ValueError, match="'botzone' runs a program, which is off"):
+        make_agent('botzone:"python bot.py"')
+    assert isinstance(make_agent("random seed=3"), RandomAgent)
+    monkeypatch.setenv("MJENV_ALLOW_PROGRAMS", "1")
+    assert parse_spec('botzone:"python bot.py"')[1] == {"command": "python bot.py"}
+    monkeypatch.setenv("MJENV_ALLOW_IMPORT", "1")
+    assert make_agent(f"{agent_module}:Fixed action=2").act(OBS, random_masks(1)[0]) == 2
 
 
 def test_make_agent_malformed_spec() -> None:

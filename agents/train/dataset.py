@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
+from mjenv.procs import die_with_parent
 from mjenv.tiles import NUM_KINDS
 
 DATASET_FORMAT = "mjenv-bc-dataset"
@@ -116,12 +117,18 @@ def generate(hands: int, seed: int, rules: str = "mcr", teacher: str = "rule",
         n = min(workers * 4, hands)
         bounds = np.linspace(0, hands, n + 1).astype(int)
         jobs = [(seeds[a:b], rules, teacher) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-        with ProcessPoolExecutor(workers) as pool:
+        with _worker_pool(workers) as pool:
             parts = list(pool.map(_play, jobs))
     data = concatenate(parts)
     if len(data) == 0:
         raise RuntimeError("the teacher made no decision")
     return data
+
+
+def _worker_pool(workers: int) -> ProcessPoolExecutor:
+    """``workers`` processes that die with this one, however it ends (``kill -9`` included):
+    a killed training run leaves no data worker behind (mjenv.procs)."""
+    return ProcessPoolExecutor(workers, initializer=die_with_parent, initargs=(os.getpid(),))
 
 
 def _augment(job: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -141,7 +148,7 @@ def prepared(net: Any, data: Dataset, workers: int = 1, chunk: int = 4096,
             for i in range(0, len(data), chunk)]
     if workers <= 1 or len(jobs) < 2:
         return np.concatenate([_augment(j) for j in jobs])
-    with ProcessPoolExecutor(workers) as pool:
+    with _worker_pool(workers) as pool:
         return np.concatenate(list(pool.map(_augment, jobs)))
 
 

@@ -75,6 +75,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from mjenv.procs import die_with_parent
+
 from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
 from . import common
 from .common import latest_checkpoint, require
@@ -392,9 +394,10 @@ def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:
 
 
 def _worker_main(conn: Any, args: Args, config: dict[str, Any], start: int, stream: int,
-                 ) -> None:
+                 parent: int) -> None:
     """A rollout worker process: its own Rollout (stream ``stream``), the learner's weights
-    received before every collection."""
+    received before every collection; it dies with ``parent`` (mjenv.procs)."""
+    die_with_parent(parent)
     torch.set_num_threads(1)
     net = PolicyNet(PolicyConfig.from_dict(config))
     net.eval()
@@ -435,7 +438,7 @@ class RolloutWorkers:
         for w in range(args.rollout_workers):
             mine, theirs = context.Pipe()
             process = context.Process(target=_worker_main, daemon=True,
-                                      args=(theirs, args, config, start, w + 1))
+                                      args=(theirs, args, config, start, w + 1, os.getpid()))
             process.start()
             self.connections.append(mine)
             self.processes.append(process)

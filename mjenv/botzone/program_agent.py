@@ -61,6 +61,8 @@ class BotzoneProgramAgent:
 
     spec_argument: ClassVar[str] = "command"
     """The option that the spec's argument fills: ``botzone:"python bot.py"`` (mjenv.agent)."""
+    runs_programs: ClassVar[bool] = True
+    """It starts a program: refused where specs are restricted (MJENV_ALLOW_IMPORT=0)."""
 
     def __init__(self, command: str, io: str = "simple", keep_running: bool = True,
                  time_limit: float = 1.0, max_output: int = 1 << 16) -> None:

@@ -217,3 +217,56 @@ def test_a_missing_checkpoint_is_a_clear_spec_error(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="agent spec 'policy:.*nope.pt'.*No such file"):
         make_agent(f"policy:{tmp_path / 'nope.pt'}")
+
+
+def _corrupt_files(checkpoint: Path, tmp_path: Path) -> dict[str, Path]:
+    """Files that are not checkpoints in the ways a user meets them."""
+    import pickle
+    import zipfile
+
+    files = {"junk": b"\x00\x01 this is not a checkpoint " * 40,
+             "empty": b"",
+             "truncated": checkpoint.read_bytes()[:300],
+             "pickle": pickle.dumps({"format": "mjenv-policy"}),
+             "malicious": pickle.dumps(print)}  # weights_only refuses globals
+    paths = {}
+    for name, data in files.items():
+        paths[name] = tmp_path / f"{name}.pt"
+        paths[name].write_bytes(data)
+    paths["zip"] = tmp_path / "zip.pt"
+    with zipfile.ZipFile(paths["zip"], "w") as archive:
+        archive.writestr("archive/data.pkl", b"garbage")
+    return paths
+
+
+def test_unreadable_checkpoints_are_one_line_errors(checkpoint: Path, tmp_path: Path) -> None:
+    """Corrupt, truncated, foreign or malicious files: a ValueError of one line naming the file
+    (issue 14: UnpicklingError, KeyError, a zip RuntimeError were tracebacks), also as a spec."""
+    for name, path in _corrupt_files(checkpoint, tmp_path).items():
+        with pytest.raises(ValueError) as caught:
+            load_checkpoint(path)
+        message = str(caught.value)
+        assert "\n" not in message and str(path) in message, (name, message)
+        with pytest.raises(ValueError, match=r"^agent spec 'policy:") as caught:
+            make_agent(f"policy:{path}")
+        assert "\n" not in str(caught.value), name
+
+
+def test_a_size_mismatch_is_one_line(checkpoint: Path, tmp_path: Path) -> None:
+    data = torch.load(checkpoint, weights_only=True)
+    data["config"] = {**data["config"], "channels": 8}
+    bad = tmp_path / "bad.pt"
+    torch.save(data, bad)
+    with pytest.raises(ValueError, match="do not fit the config: size mismatch") as caught:
+        load_checkpoint(bad)
+    assert "\n" not in str(caught.value) and "more)" in str(caught.value)
+
+
+def test_explain_gives_the_probabilities_the_agent_plays_by(checkpoint: Path) -> None:
+    agent = PolicyAgent(str(checkpoint))
+    obs, masks = _batch(np.random.default_rng(3), 4)
+    for o, m in zip(obs, masks, strict=True):
+        probs, value = agent.explain(o, m)
+        assert probs.shape == (235,) and abs(float(probs.sum()) - 1) < 1e-5
+        assert np.all(probs[m == 0] == 0) and isinstance(value, float)
+        assert int(np.argmax(probs)) == agent.act(o, m)  # greedy plays the most probable
