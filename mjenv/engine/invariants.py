@@ -18,7 +18,9 @@ def _fail(message: str) -> None:
     raise AssertionError(message)
 
 
-def check_invariants(game: Game, *, check_waits: bool = True) -> None:
+def _tally(game: Game) -> tuple[list[int], list[int]]:
+    """Every tile of the game counted where it lies (wall, hands, melds, pools, flowers), and
+    the face-up ones (pools and exposed melds)."""
     counts = [0] * 42
     for t in game.wall.remaining_tiles():
         counts[t] += 1
@@ -39,6 +41,12 @@ def check_invariants(game: Game, *, check_waits: bool = True) -> None:
             visible[t] += 1
         for t in game.flowers[s]:
             counts[t] += 1
+    return counts, visible
+
+
+def _check_tiles(game: Game) -> None:
+    """The profile's tile set, each copy in exactly one place; the face-up cache agrees."""
+    counts, visible = _tally(game)
     total = sum(counts)
     if total != game.rules.num_tiles:
         _fail(f"{total} tiles accounted for, expected {game.rules.num_tiles}")
@@ -50,6 +58,10 @@ def check_invariants(game: Game, *, check_waits: bool = True) -> None:
             _fail(f"{counts[t]} copies of {tile_code(t)}, expected {expected[t]}")
     if visible != game.visible:
         _fail("the face-up counts (visible) disagree with the pools and exposed melds")
+
+
+def _check_hands(game: Game, check_waits: bool) -> None:
+    """Hand sizes, and the cached waiting tiles of every seat not holding a 14th tile."""
     for s in range(4):
         size = sum(game.hands[s])
         want = 13 - 3 * len(game.melds[s]) + (1 if game.holder == s else 0)
@@ -59,6 +71,10 @@ def check_invariants(game: Game, *, check_waits: bool = True) -> None:
             waits = tuple(waiting_counts(game.hands[s][:], len(game.melds[s])))
             if waits != game.waiting_tiles(s):
                 _fail(f"seat {s}'s cached waiting tiles are stale")
+
+
+def _check_scores(game: Game) -> None:
+    """Zero-sum scores, and a result exactly when the hand is over."""
     if sum(game.scores) != 0:
         _fail(f"scores {game.scores} do not sum to zero")
     if game.phase == OVER:
@@ -68,3 +84,10 @@ def check_invariants(game: Game, *, check_waits: bool = True) -> None:
             _fail(f"payments {game.result.payments} do not sum to zero")
     elif game.result is not None:
         _fail("a hand in play has a result")
+
+
+def check_invariants(game: Game, *, check_waits: bool = True) -> None:
+    """Raise AssertionError naming the first broken invariant (see the module docstring)."""
+    _check_tiles(game)
+    _check_hands(game, check_waits)
+    _check_scores(game)

@@ -460,6 +460,56 @@ def _pick_pair(
 _MELD_COUNT_P = (0.3, 0.22, 0.2, 0.15, 0.13)
 
 
+def _fixed_presentation(rng: np.random.Generator, p: str, kind: str, can_kong: bool,
+                        kongs_ok: bool) -> str:
+    """The meld kind (or HAND) that a requested presentation ``p`` of a set becomes."""
+    if p in (HAND, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG):
+        return p
+    if p == "exposed":
+        return CHOW if kind == "chow" else PUNG
+    if p == "xkong":
+        return KONG if rng.random() < 0.55 else ADDED_KONG
+    if p == "anykong":
+        return str(rng.choice([KONG, ADDED_KONG, CONCEALED_KONG]))
+    if p == "closed":
+        return (CONCEALED_KONG if kind == "pung" and can_kong and kongs_ok and rng.random() < 0.3
+                else HAND)
+    if p == "nokong":
+        return HAND if rng.random() < 0.5 else (CHOW if kind == "chow" else PUNG)
+    raise ValueError(f"unknown presentation {p!r}")
+
+
+def _fits(how: str, kind: str, can_kong: bool) -> bool:
+    """Whether a set of ``kind`` can be shown as ``how``."""
+    if how in KONG_KINDS and not can_kong:
+        return False
+    if how == CHOW and kind != "chow":
+        return False
+    return not (how in (PUNG, *KONG_KINDS) and kind != "pung")
+
+
+def _random_meld_kind(rng: np.random.Generator, kind: str, can_kong: bool, exposed_ok: bool,
+                      kongs_ok: bool) -> str | None:
+    """A meld kind for a set drawn to be a meld (None: it cannot be one here)."""
+    if kind == "chow":
+        return CHOW if exposed_ok else None
+    opts: list[str] = []
+    weights: list[float] = []
+    if exposed_ok:
+        opts.append(PUNG)
+        weights.append(0.6)
+    if kongs_ok and can_kong:
+        if exposed_ok:
+            opts += [KONG, ADDED_KONG]
+            weights += [0.14, 0.1]
+        opts.append(CONCEALED_KONG)
+        weights.append(0.16)
+    if not opts:
+        return None
+    w = np.array(weights) / sum(weights)
+    return str(rng.choice(opts, p=w))
+
+
 def _choose_presentation(
     rng: np.random.Generator,
     sets: Sequence[SetSpec],
@@ -469,9 +519,8 @@ def _choose_presentation(
     exposed_ok: bool,
     kongs_ok: bool,
 ) -> list[str] | None:
-    """Resolve each set's presentation: HAND or a meld kind."""
-    n = len(sets)
-    out: list[str | None] = [None] * n
+    """Resolve each set's presentation: HAND or a meld kind (None: the request cannot hold)."""
+    out: list[str | None] = [None] * len(sets)
     free: list[int] = []
 
     def kong_ok(i: int) -> bool:
@@ -479,34 +528,13 @@ def _choose_presentation(
         return kind == "pung" and counts[t] == 3
 
     for i, p in enumerate(pres):
-        kind = sets[i][0]
         if p is None:
             free.append(i)
             continue
-        if p in (HAND, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG):
-            out[i] = p
-        elif p == "exposed":
-            out[i] = CHOW if kind == "chow" else PUNG
-        elif p == "xkong":
-            out[i] = KONG if rng.random() < 0.55 else ADDED_KONG
-        elif p == "anykong":
-            out[i] = str(rng.choice([KONG, ADDED_KONG, CONCEALED_KONG]))
-        elif p == "closed":
-            out[i] = (
-                CONCEALED_KONG
-                if kind == "pung" and kong_ok(i) and kongs_ok and rng.random() < 0.3
-                else HAND
-            )
-        elif p == "nokong":
-            out[i] = HAND if rng.random() < 0.5 else (CHOW if kind == "chow" else PUNG)
-        else:
-            raise ValueError(f"unknown presentation {p!r}")
-        if out[i] in KONG_KINDS and not kong_ok(i):
+        how = _fixed_presentation(rng, p, sets[i][0], kong_ok(i), kongs_ok)
+        if not _fits(how, sets[i][0], kong_ok(i)):
             return None
-        if out[i] == CHOW and kind != "chow":
-            return None
-        if out[i] in (PUNG, *KONG_KINDS) and kind != "pung":
-            return None
+        out[i] = how
     fixed_melds = sum(1 for p in out if p is not None and p != HAND)
     want = int(rng.choice(5, p=_MELD_COUNT_P)) if n_melds is None else n_melds
     want = max(want, fixed_melds)
@@ -518,30 +546,13 @@ def _choose_presentation(
     order = [free[int(i)] for i in rng.permutation(len(free))]
     meld_idx = set(order[:extra])
     for i in free:
-        kind, _t = sets[i]
         if i not in meld_idx:
             out[i] = HAND
             continue
-        if kind == "chow":
-            if not exposed_ok:
-                return None
-            out[i] = CHOW
-            continue
-        opts: list[str] = []
-        weights: list[float] = []
-        if exposed_ok:
-            opts.append(PUNG)
-            weights.append(0.6)
-        if kongs_ok and kong_ok(i):
-            if exposed_ok:
-                opts += [KONG, ADDED_KONG]
-                weights += [0.14, 0.1]
-            opts.append(CONCEALED_KONG)
-            weights.append(0.16)
-        if not opts:
+        how_free = _random_meld_kind(rng, sets[i][0], kong_ok(i), exposed_ok, kongs_ok)
+        if how_free is None:
             return None
-        w = np.array(weights) / sum(weights)
-        out[i] = str(rng.choice(opts, p=w))
+        out[i] = how_free
     return [p if p is not None else HAND for p in out]
 
 
