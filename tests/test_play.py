@@ -1,11 +1,14 @@
-"""Human play in the terminal: mjenv.play (parse_choice, play_in_terminal) and ``mjenv play``."""
+"""Human play in the terminal: mjenv.play (answers, the text, the game loop) and ``mjenv play``.
+A person in a real pseudo-terminal: tests/test_play_pty.py."""
 
 from __future__ import annotations
 
 import builtins
 import io
+import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,11 +16,22 @@ import pytest
 import mjenv.play as play_module
 from mjenv import actions as A
 from mjenv.cli import main
+from mjenv.engine.record import load, load_record, replay_match
+from mjenv.fans.table import FAN_BY_ZH
 from mjenv.mahjong_env import AGENTS, MahjongEnv
-from mjenv.play import QuitGame, parse_choice, play_in_terminal
-from mjenv.tiles import CODES
+from mjenv.play import (
+    QuitGame,
+    columns,
+    move_text,
+    parse_choice,
+    play_in_terminal,
+    wrap_items,
+    wrap_line,
+)
+from mjenv.tiles import CODES, GLYPHS
 
-HELP = "not a legal move here"
+BAD = "is not one of your moves here"
+MOVE = "your move> "
 Answer = str | Callable[[list[str]], str]
 
 
@@ -27,8 +41,8 @@ def tile(code: str) -> int:
 
 
 W5, T1, J3 = tile("W5"), tile("T1"), tile("J3")
-LEGAL = [A.PASS, A.WIN, A.discard(W5), A.discard(T1), A.chow(tile("W4"), W5),
-         A.pung(W5), A.concealed_kong(J3)]
+CHOW = A.chow(tile("W4"), W5)  # W3 W4 W5, claiming W5
+LEGAL = [A.PASS, A.WIN, A.discard(W5), A.discard(T1), CHOW, A.pung(W5), A.concealed_kong(J3)]
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -47,19 +61,28 @@ LEGAL = [A.PASS, A.WIN, A.discard(W5), A.discard(T1), A.chow(tile("W4"), W5),
     ("Discard W5", A.discard(W5)),
     ("  dIsCaRd    w5  ", A.discard(W5)),
     ("DISCARD\tT1", A.discard(T1)),
-    ("w5", A.discard(W5)),  # a tile code names the discard, not the pung
+    ("w5", A.discard(W5)),  # a tile names the discard, not the pung
     (" T1 ", A.discard(T1)),
+    ("5m", A.discard(W5)),  # the compact notation
+    ("🀋", A.discard(W5)),  # the glyph
+    ("discard 🀋", A.discard(W5)),
     ("J3", None),  # J3 is only a concealed kong here
     ("Discard J3", None),
     ("pass", A.PASS),
     ("WIN", A.WIN),
     ("pung w5", A.pung(W5)),
+    ("pung", A.pung(W5)),  # the kind alone names the one pung
+    ("discard", None),  # ... but not one of two discards
     ("concealedkong j3", A.concealed_kong(J3)),
-    (A.action_to_string(A.chow(tile("W4"), W5)).upper(), A.chow(tile("W4"), W5)),
+    ("Concealed kong J3", A.concealed_kong(J3)),
+    (A.action_to_string(CHOW).upper(), CHOW),
+    ("chow w3 w4 w5", CHOW),
+    ("chow W3W4W5 (claim W5)", CHOW),
+    ("chow w4 w5 w6", None),
     ("", None),
     ("   ", None),
-    ("discard", None),
     ("hello", None),
+    ("W10", None),
 ])
 def test_parse_choice(text: str, expected: int | None) -> None:
     assert parse_choice(text, LEGAL) == expected
@@ -71,26 +94,78 @@ def test_parse_choice_numbers_follow_the_list_order() -> None:
     assert parse_choice("1", []) is None
 
 
+def test_every_move_as_shown_is_an_answer_that_names_it() -> None:
+    for a in range(A.NUM_ACTIONS):
+        legal = [a, A.PASS] if a != A.PASS else [a]
+        for glyphs in (True, False):
+            assert parse_choice(move_text(a, glyphs), legal) == a, move_text(a, glyphs)
+
+
+# ------------------------------------------------------------------ text
+def test_moves_show_glyphs_and_codes() -> None:
+    assert move_text(A.discard(W5), glyphs=True) == "Discard 🀋 W5"
+    assert move_text(A.discard(W5), glyphs=False) == "Discard W5"
+    assert move_text(CHOW, glyphs=True) == "Chow 🀉🀊🀋 W3 W4 W5 (claim W5)"
+    assert move_text(A.concealed_kong(J3), glyphs=False) == "Concealed kong J3"
+    assert move_text(A.added_kong(J3), glyphs=True) == f"Added kong {GLYPHS[J3]} J3"
+    assert move_text(A.PASS, glyphs=True) == "Pass" and move_text(A.WIN, True) == "Win"
+
+
+def test_wrapping_never_cuts_an_item() -> None:
+    items = [f"{i}) Discard {GLYPHS[i]} {CODES[i]}" for i in range(1, 30)]
+    for limit in (20, 40, 57, 80, 200):
+        lines = wrap_items(items, limit, first="  ", indent="  ")
+        assert all(columns(line) <= limit for line in lines if " " in line.strip()[3:])
+        # every item whole, in order, on one line
+        found = [m.group(0) for line in lines
+                 for m in re.finditer(r"\d+\) Discard \S+ [A-Z]\d", line)]
+        assert found == items
+    assert wrap_items(["a" * 50, "b"], 10, indent=" ") == ["a" * 50, " b"]
+    long = "  seat 1 flowers -  melds [W1 W2 W3] [B5 B5 B5 B5]c (from seat 2) end"
+    assert " ".join(w.strip() for w in wrap_line(long, 200)) == long.strip()
+    wrapped = wrap_line(long, 30)
+    assert len(wrapped) > 1 and " ".join(w.strip() for w in wrapped) == long.strip()
+    assert all(columns(line) <= 30 for line in wrapped)
+    assert wrapped[0] == "  seat 1 flowers -  melds"  # the spacing kept
+    assert wrapped[1:] == ["      [W1 W2 W3]", "      [B5 B5 B5 B5]c", "      (from seat 2) end"]
+    assert all(line.count("[") == line.count("]") for line in wrapped)
+    assert wrap_line("short", 30) == ["short"]
+    assert columns("🀋🀄") == 4 and columns("自摸") == 4 and columns("W5") == 2
+
+
 # ------------------------------------------------------------------ play_in_terminal
 class Script:
-    """``read`` for play_in_terminal: answers from a list (strings, or functions of the offered
-    moves' names), then ``then`` for every further prompt."""
+    """``read`` and ``write`` for play_in_terminal: move answers from a list (strings, or
+    functions of the offered moves' texts), then ``then`` for every further move prompt
+    (None: end of input); "" at "next hand" prompts; ``again`` answers "play again?"."""
 
-    def __init__(self, answers: list[Answer], then: str | None = "1") -> None:
+    def __init__(self, answers: list[Answer], then: str | None = "1",
+                 again: list[str] | None = None) -> None:
         self.answers = list(answers)
         self.then = then
+        self.again = list(again or [])
         self.out: list[str] = []
-        self.prompts = 0
+        self.prompts: list[str] = []
         self.offers: list[list[str]] = []
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.out)
 
     def write(self, text: str) -> None:
         self.out.append(text)
         if text.startswith("  1) "):
-            self.offers.append([item.split(") ", 1)[1] for item in text.strip().split("   ")])
+            items = re.split(r" {3}(?=\d+\) )", " ".join(text.split("\n")).strip())
+            self.offers.append([" ".join(item.split(") ", 1)[1].split()) for item in items])
 
     def read(self, prompt: str) -> str:
-        assert prompt == "your move> "
-        self.prompts += 1
+        self.prompts.append(prompt)
+        if prompt.startswith("play again?"):
+            if not self.again:
+                raise EOFError
+            return self.again.pop(0)
+        if prompt != MOVE:
+            return ""
         if self.answers:
             answer = self.answers.pop(0)
             return answer if isinstance(answer, str) else answer(self.offers[-1])
@@ -119,10 +194,14 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], int]]:
     return record
 
 
-def run(script: Script, seat: int = 0, seed: int = 1, **options: Any) -> None:
+def run(script: Script, seat: int = 0, seed: int = 1, **options: Any) -> list[Path]:
     _person_seat[0] = seat
-    play_in_terminal(seat, seed=seed, glyphs=False, read=script.read, write=script.write,
-                     **options)
+    return play_in_terminal(seat, seed=seed, glyphs=False, read=script.read,
+                            write=script.write, width=100, **options)
+
+
+def tables(script: Script) -> list[str]:
+    return [t for t in script.out if "your hand" in t]
 
 
 def test_answer_by_number(taken: list[tuple[list[int], int]]) -> None:
@@ -130,13 +209,13 @@ def test_answer_by_number(taken: list[tuple[list[int], int]]) -> None:
     run(script)
     assert taken[0][1] == taken[0][0][2]
     assert taken[1][1] == taken[1][0][1]
-    assert all(HELP not in line for line in script.out)
+    assert BAD not in script.text
     # every decision shows the table from the person's seat and the numbered moves
-    table = script.out[0]
+    table = tables(script)[0]
     assert "seat 0" in table and "you" in table and "your hand" in table
-    assert script.out[1].startswith("  1) ")
+    assert "your moves (? for help):" in table
     assert len(script.offers[0]) == len(taken[0][0])
-    assert script.offers[0] == [A.action_to_string(a) for a in taken[0][0]]
+    assert script.offers[0] == [move_text(a, False) for a in taken[0][0]]
 
 
 def test_answer_by_name_with_odd_case_and_spaces(taken: list[tuple[list[int], int]]) -> None:
@@ -146,8 +225,8 @@ def test_answer_by_name_with_odd_case_and_spaces(taken: list[tuple[list[int], in
 
     script = Script([by_name])
     run(script)
-    assert A.action_to_string(taken[0][1]) == script.offers[0][-1]
-    assert script.prompts > 1 and all(HELP not in line for line in script.out)
+    assert move_text(taken[0][1], False) == script.offers[0][-1]
+    assert len(script.prompts) > 1 and BAD not in script.text
 
 
 def test_answer_by_tile_code(taken: list[tuple[list[int], int]]) -> None:
@@ -159,27 +238,54 @@ def test_answer_by_tile_code(taken: list[tuple[list[int], int]]) -> None:
     run(script)
     code = by_code(script.offers[0])
     assert taken[0][1] == A.discard(tile(code.upper()))
-    assert HELP not in "\n".join(script.out)
+    assert BAD not in script.text
 
 
 def test_answer_by_id(taken: list[tuple[list[int], int]]) -> None:
     def by_id(offers: list[str]) -> str:
-        return f"#{A.string_to_action(offers[-1])}"
+        return f"#{parse_choice(offers[-1], list(range(A.NUM_ACTIONS)))}"
 
     script = Script([by_id])
     run(script)
     assert taken[0][1] == taken[0][0][-1]
 
 
-def test_illegal_answers_print_the_help_and_ask_again(
+def test_bad_answers_say_so_and_show_the_moves_again(
         taken: list[tuple[list[int], int]]) -> None:
     script = Script(["hello", "#999", "0", "", "2"])
     run(script)
-    helps = [line for line in script.out if HELP in line]
-    assert len(helps) == 4
+    bad = [line for line in script.out if BAD in line]
+    assert len(bad) == 4 and "'hello' is not one of your moves here" in bad[0]
     assert taken[0][1] == taken[0][0][1]  # the fifth answer was taken
-    # the table is drawn once for the first decision, not for each retry
-    assert len(script.offers) == len(taken)
+    # the moves again after each bad answer; the table once for the decision
+    assert script.offers[:5] == [script.offers[0]] * 5
+    assert len(tables(script)) == len(taken)
+
+
+def test_help_table_and_log_commands(taken: list[tuple[list[int], int]]) -> None:
+    script = Script(["1", "?", "help", "t", "log", "2"])
+    run(script)
+    assert script.text.count("Answer with one of:") == 2
+    assert "q  quit" in script.text and "t  table" in script.text
+    assert len(tables(script)) == len(taken) + 1  # t: the table once more
+    assert "this hand, as you saw it:" in script.text
+    assert taken[1][1] == taken[1][0][1] and BAD not in script.text
+
+
+def test_the_log_says_what_happened_and_hides_what_the_seat_cannot_see(
+        taken: list[tuple[list[int], int]]) -> None:
+    script = Script([])
+    run(script, seed=3)
+    logs = [t for t in script.out if t.startswith("\nsince your last move:")
+            or "since your last move:" in t]
+    assert logs
+    text = "\n".join(logs)
+    assert "you: dealt " in text and "draws a tile" in text
+    assert re.search(r"seat \d \((next|opposite|previous) \S+\): .*discards [A-Z]\d", text)
+    for line in text.splitlines():  # another seat's draw never shows its tile
+        if line.lstrip().startswith("seat "):
+            assert not re.search(r"draws [A-Z]\d", line), line
+            assert "dealt" not in line
 
 
 @pytest.mark.parametrize("answer", ["q", " Q ", "quit", "exit"])
@@ -197,16 +303,49 @@ def test_end_of_input_quits(taken: list[tuple[list[int], int]]) -> None:
     assert len(taken) == 1
 
 
-@pytest.mark.parametrize(("seat", "seed"), [(0, 1), (2, 5), (3, 8)])
-def test_the_game_finishes_with_the_result_line(seat: int, seed: int,
-                                                taken: list[tuple[list[int], int]]) -> None:
+def _end_table(script: Script) -> str:
+    ends = [t for t in script.out if "is over ===" in t]
+    assert len(ends) == 1
+    return ends[0]
+
+
+@pytest.mark.parametrize(("seat", "seed"), [(0, 1), (2, 5), (3, 8), (1, 3)])
+def test_the_hand_ends_with_its_table(seat: int, seed: int,
+                                      taken: list[tuple[list[int], int]]) -> None:
     script = Script([])
     run(script, seat=seat, seed=seed)
-    assert taken and script.out[-1].startswith("== ")
-    results = [line for line in script.out if line.startswith("== ")]
-    assert len(results) == 1
-    assert all(f"player_{s} " in results[0] for s in range(4))
-    assert all(f"seat {seat}" in table for table in script.out if "your hand" in table)
+    end = _end_table(script)
+    assert taken and script.out[-1] == end
+    lines = end.splitlines()
+    rows = [line for line in lines if re.match(r"  [0-3] [ESWN]  ", line)]
+    assert [int(r.split()[0]) for r in rows] == [0, 1, 2, 3]  # every seat's final hand
+    assert all(re.search(r"[A-Z]\d", r) for r in rows)
+    assert re.search(r"payments  you [+-]\d+   next [+-]\d+   opposite [+-]\d+   "
+                     r"previous [+-]\d+", end)
+    assert all(f"seat {seat}" in t for t in tables(script))
+
+
+def test_a_win_shows_its_fans_in_both_languages(
+        taken: list[tuple[list[int], int]]) -> None:
+    for seed in range(1, 30):
+        script = Script([])
+        run(script, seed=seed)
+        end = _end_table(script)
+        if " wins: " in end or "You win: " in end:
+            break
+    else:
+        pytest.fail("no win in 29 hands")
+    fans = [line.split() for line in end.splitlines() if line.startswith("  ")
+            and line.split()[0] in FAN_BY_ZH]
+    assert fans
+    total = 0
+    for words in fans:
+        fan = FAN_BY_ZH[words[0]]
+        assert " ".join(words[1:-3]) == fan.en and int(words[-3]) == fan.points
+        total += int(words[-1])
+    assert "total" in end and re.search(rf"total\s+{total}$", end, re.M)
+    assert re.search(rf"wins: {total} points, on [A-Z]\d \((self-drawn|seat \d's discard|your "
+                     r"discard|robbing (seat \d's|your) kong)\)", end)
 
 
 def test_same_seed_same_game() -> None:
@@ -216,11 +355,58 @@ def test_same_seed_same_game() -> None:
     assert a.out == b.out
 
 
-def test_match_prints_every_hands_result() -> None:
+def test_without_a_seed_the_deal_seed_is_shown() -> None:
+    script = Script([])
+    play_in_terminal(0, read=script.read, write=script.write, glyphs=False)
+    said = re.match(r"deal seed (\d+) \(--seed \1 deals it again\)", script.out[0])
+    assert said is not None
+    seed = int(said[1])
+    again = Script([])
+    play_in_terminal(0, seed=seed, read=again.read, write=again.write, glyphs=False)
+    assert again.out == script.out[1:]
+
+
+def test_a_match_shows_the_hand_and_the_scores(tmp_path: Path) -> None:
+    script = Script([])
+    saved = play_in_terminal(0, seed=2, glyphs=False, read=script.read, write=script.write,
+                             episode="match", save_dir=tmp_path)
+    ends = [t for t in script.out if "is over ===" in t]
+    assert len(ends) == 16
+    assert "=== hand 1/16 is over ===" in ends[0] and "=== hand 16/16 is over" in ends[-1]
+    assert script.prompts.count("Enter for the next hand, q to quit> ") == 15
+    assert "\n--- hand 2/16 · scores: you " in script.text
+    last = re.search(r"scores    (.*)", ends[-1])
+    assert last is not None
+    names = [p.name for p in saved]
+    assert names == [f"match-2-hand-{h:02d}.json" for h in range(1, 17)] + ["match-2.json"]
+    match = load_record(tmp_path / "match-2.json")
+    games = replay_match(match)
+    final = dict(zip(["you", "next", "opposite", "previous"], match["scores"], strict=True))
+    assert last[1] == "   ".join(f"{k} {v:+d}" for k, v in final.items())
+    for h, game in enumerate(games):
+        assert load(tmp_path / names[h]).events == game.events
+
+
+def test_a_botzone_match_is_one_hand() -> None:
     script = Script([])
     play_in_terminal(0, seed=2, glyphs=False, read=script.read, write=script.write,
                      rules="botzone", episode="match")
-    assert sum(line.startswith("== ") for line in script.out) == 1  # botzone: one hand
+    assert "=== hand 1/1 is over ===" in script.text
+    assert "Enter for the next hand" not in "".join(script.prompts)
+
+
+def test_save_writes_the_hands_records(tmp_path: Path) -> None:
+    script = Script([], again=["maybe", "y", "n"])
+    saved = run(script, seed=7, save_dir=tmp_path / "games", again=True)
+    assert [p.name for p in saved] == ["hand-7.json", "hand-8.json"]  # again: the next seed
+    assert script.prompts.count("play again? (y/n)> ") == 3
+    assert "y or n, please" in script.text
+    assert len([t for t in script.out if "is over ===" in t]) == 2
+    for path in saved:
+        game = load(path)
+        assert game.result is not None and f"record saved: {path}" in script.text
+    again = run(Script([]), seed=7, save_dir=tmp_path / "games")
+    assert [p.name for p in again] == ["hand-7-2.json"]  # never written over
 
 
 def test_opponent_objects_and_bad_arguments() -> None:
@@ -229,7 +415,9 @@ def test_opponent_objects_and_bad_arguments() -> None:
     script = Script([])
     play_in_terminal(0, [RandomAgent(seed=1), "random", "random win_first=True"], seed=3,
                      read=script.read, write=script.write)
-    assert script.out[-1].startswith("== ")
+    assert "seat 1 RandomAgent, seat 2 random, seat 3 random win_first=True" in " ".join(
+        script.out[0].split())
+    assert "is over ===" in script.out[-1]
     with pytest.raises(ValueError, match="three opponents"):
         play_in_terminal(0, ["random"] * 2, read=script.read, write=script.write)
     with pytest.raises(ValueError, match="seat"):
@@ -246,7 +434,16 @@ def test_glyphs_by_default() -> None:
     coded = Script([], then=None)
     with pytest.raises(QuitGame):
         play_in_terminal(0, seed=1, glyphs=False, read=coded.read, write=coded.write)
-    assert script.out[0] != coded.out[0]
+    assert script.out[1] != coded.out[1]
+    assert re.search(r"1\) Discard \S \S\S", script.text)  # glyph and code
+
+
+def test_lines_fit_the_width() -> None:
+    script = Script([])
+    play_in_terminal(0, seed=5, read=script.read, write=script.write, width=60)
+    for text in script.out:
+        for line in text.splitlines():
+            assert columns(line) <= 59 or " " not in line.strip(), line
 
 
 # ------------------------------------------------------------------ mjenv play
@@ -263,20 +460,18 @@ def test_cli_quit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert out.rstrip().endswith("bye")
     assert "your hand" in out and "1) Discard" in out
-    assert prompts == ["your move> "] * 2
+    assert prompts == [MOVE] * 2
 
 
 def test_cli_stdin_to_the_end(monkeypatch: pytest.MonkeyPatch,
-                              capsys: pytest.CaptureFixture[str]) -> None:
+                              capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 300))
-    assert main(["play", "--seed", "1", "--codes", "--seat", "2",
+    assert main(["play", "--seed", "1", "--codes", "--seat", "2", "--save", str(tmp_path),
                  "--opponents", "random", "random seed=1", "random"]) == 0
     out = capsys.readouterr().out
-    assert "seat 2 S you" in out
-    # the result line comes last when the game ends before the input does (piped input
-    # echoes no newline after the prompt)
-    last = out.rstrip().splitlines()[-1]
-    assert "== " in last and "player_3 " in last and "bye" not in out
+    assert "seat 2 (N) · " in out or "seat 2 (" in out
+    assert "is over ===" in out and "play again? (y/n)> " in out
+    assert (tmp_path / "hand-1.json").exists()
 
 
 def test_cli_end_of_input(monkeypatch: pytest.MonkeyPatch,
@@ -284,6 +479,14 @@ def test_cli_end_of_input(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--seed", "1", "--codes", "--rules", "botzone"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("bye")
+
+
+def test_cli_rule_opponents(monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200 + "n\n"))
+    assert main(["play", "--seed", "3", "--codes", "--opponents", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 rule, seat 2 rule, seat 3 rule" in out and "is over ===" in out
 
 
 @pytest.mark.parametrize("opponents", [["random", "random"], ["random"] * 4])
@@ -304,3 +507,27 @@ def test_cli_bad_seat(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["play", "--seat", "4"])
     assert info.value.code == 2
+
+
+def test_cli_save_into_a_file_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 300))
+    (tmp_path / "file").write_text("")
+    assert main(["play", "--seed", "1", "--codes", "--save", str(tmp_path / "file")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(tmp_path / "file") in err[0]
+
+
+def test_cli_policy_opponents(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    torch = pytest.importorskip("torch")
+    from mjenv_agents.policy import PolicyConfig, PolicyNet, save_checkpoint
+
+    torch.manual_seed(0)
+    checkpoint = tmp_path / "net.pt"
+    save_checkpoint(checkpoint, PolicyNet(PolicyConfig(channels=8, blocks=1)).eval(), {})
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 300 + "n\n"))
+    assert main(["play", "--seed", "2", "--codes", "--opponents", f"policy:{checkpoint}"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"seat 1 policy:{checkpoint}, seat 2 policy:{checkpoint}" in out
+    assert "is over ===" in out

@@ -18,6 +18,7 @@ A staged config is a TOML file with shared top-level keys and one table per stag
     opponents = ["random", "greedy", "bc"]   # agent specs; "bc" is the cloned policy
     workers = 2
     seed = 7                 #   the arena's deal seed
+    records = "won"          #   keep game records (the arena's --records; default: none)
 
 Any table may be left out (a config with only ``[bc]`` clones; without ``[evaluate]`` nothing is
 played). Overrides are ``stage.key=value`` words (``ppo.updates=5``, ``evaluate.deals=50``) or
@@ -28,7 +29,8 @@ folder holding another config is refused.
 The evaluation plays the trained policy (PPO's ``final.pt``, else BC's) 1-vs-3 against each
 opponent on duplicate deals and prints the arena's table; ``out/summary.json`` and
 ``out/summary.md`` collect the score differences with their 95% intervals, and each arena
-folder holds its plots.
+folder holds its plots (and, with ``records``, its games' records in ``records/``, for
+``mjenv view``).
 """
 
 from __future__ import annotations
@@ -59,10 +61,14 @@ class EvaluateArgs:
     workers: int = 1
     seed: int = 7
     rules: str = "mcr"
+    records: str = ""
+    """the games whose records each arena run keeps in its ``records/`` (the arena's
+    ``--records``: all, won, penalized, sample:N or a comma-separated union; empty: none)"""
 
     def __post_init__(self) -> None:
         common.check_types(self)
         common.require(self, self.deals >= 1, "deals", ">= 1")
+        common.require(self, ppo.records_ok(self.records), "records", ppo.RECORDS)
         common.require(self, self.workers >= 1, "workers", ">= 1")
         common.require(self, self.seed >= 0, "seed", ">= 0")
         common.require(self, len(self.opponents) >= 1, "opponents", "a non-empty list")
@@ -170,13 +176,16 @@ def evaluate(pipeline: Pipeline, progress: bool = True) -> dict[str, Any]:
                              deals=ev.deals, seed=ev.seed, rules=ev.rules)
         folder = pipeline.out / "eval" / _folder_name(opponent)
         print(f"\narena: {name} vs 3x {opponent}, {ev.deals} duplicate deals -> {folder}")
-        results = run_arena(config, folder, workers=ev.workers, progress=progress)
+        results = run_arena(config, folder, workers=ev.workers, progress=progress,
+                            records=ev.records or None)
         print(table(results, config.names))
         diff = results["score_difference"]
         me = results["agents"][name]
         summary["against"][opponent] = {
             "score_difference": diff, "win_rate": me["win_rate"],
             "deal_in_rate": me["deal_in_rate"], "folder": str(folder)}
+        if ev.records:  # where to point mjenv view
+            summary["against"][opponent]["records"] = str(folder / "records")
     (pipeline.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n",
                                                 encoding="utf-8")
     (pipeline.out / "summary.md").write_text(summary_markdown(summary, name), encoding="utf-8")

@@ -48,7 +48,9 @@ recorded when they were played (the clipping bounds it).
 the learning curve, logged as ``eval/score_diff`` with its 95% interval
 (``eval/score_diff_low``, ``eval/score_diff_high``), ``eval/win_rate`` and
 ``eval/deal_in_rate``, plotted in ``learning_curve.png``; each arena run is kept in
-``eval/update_<u>/`` (resumable like any arena run).
+``eval/update_<u>/`` (resumable like any arena run), with the records of the games that
+``eval_records`` selects in ``eval/update_<u>/records/`` (watch how the policy's play changes:
+``mjenv view``).
 
 **Run folder** (``out``): ``config.toml``, ``metrics.csv`` and TensorBoard events (the names
 in :data:`METRICS`, one row per ``log_interval`` updates plus the evaluation rows),
@@ -119,6 +121,9 @@ class Args:
     eval_opponent: str = "greedy"
     eval_seed: int = 2024
     eval_workers: int = 1
+    eval_records: str = ""
+    """the evaluation games whose records are kept (the arena's ``--records``: all, won,
+    penalized, sample:N or a comma-separated union; empty: none)"""
     rollout_workers: int = 1
     """processes that play the hands (1: in this process; more: each plays ``games`` hands
     with its own random streams, the learner's weights sent before every collection)"""
@@ -173,6 +178,7 @@ class Args:
             require(self, getattr(self, name) >= 0, name, ">= 0")
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
         require(self, len(self.opponents) >= 1, "opponents", "a non-empty list")
+        require(self, records_ok(self.eval_records), "eval_records", RECORDS)
         require(self, len(self.opponent_weights) == len(self.opponents)
                 and all(w >= 0 for w in self.opponent_weights)
                 and sum(self.opponent_weights) > 0, "opponent_weights",
@@ -542,6 +548,20 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, a
 
 # ------------------------------------------------------------------ evaluation
 
+RECORDS = "all, won, penalized, sample:N, a comma-separated union of them, or empty (none)"
+"""What ``eval_records`` (and ``[evaluate] records``) may be: the arena's ``--records``."""
+
+
+def records_ok(text: str) -> bool:
+    """Whether ``text`` is empty or an arena record selection (mjenv.arena.records)."""
+    from mjenv.arena.records import parse_records
+
+    try:
+        return not text or bool(parse_records(text))
+    except ValueError:
+        return False
+
+
 def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
     """The arena run of ``snapshot`` against ``eval_opponent`` (resumes a partial one)."""
     from mjenv.arena.config import ArenaConfig
@@ -551,7 +571,8 @@ def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
                          names=("learner", args.eval_opponent), deals=args.eval_deals,
                          seed=args.eval_seed, rules=args.rules)
     results = run_arena(config, Path(args.out) / "eval" / f"update_{update}",
-                        workers=args.eval_workers, progress=False)
+                        workers=args.eval_workers, progress=False,
+                        records=args.eval_records or None)
     diff = results["score_difference"]
     learner = results["agents"]["learner"]
     return {"eval/score_diff": diff["mean"], "eval/score_diff_low": diff["low"],

@@ -1,8 +1,9 @@
 """The arena: fair agent-vs-agent evaluation with duplicate deals (docs/arena.md).
 
 :class:`ArenaConfig` says what to play (agents, mode, deals, seed, rules), :func:`run_arena`
-plays it into an output folder that is written as it goes and resumes; ``mjenv arena`` is the
-command line.
+plays it into an output folder that is written as it goes and resumes (with the records of the
+games that ``records=`` selects: :mod:`mjenv.arena.records`); ``mjenv arena`` is the command
+line.
 """
 
 from mjenv.arena.config import ArenaConfig, Task

@@ -5,7 +5,9 @@ that hand (−30, +10 to each other seat); the row records it (``error``) and pl
 does an agent whose ``observe_events`` hook raises (mjenv.arena.feed: a Botzone bot program
 that fails on a turn where its seat has no decision). :func:`play_game` also returns each
 penalty with its traceback (a :class:`Failure`), for the runner to report and log: the
-traceback exists only in the process that played the game.
+traceback exists only in the process that played the game. When the run keeps records
+(mjenv.arena.records), the game's record is made here too, as JSON text, for the same reason:
+the game exists only where it was played.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, NamedTuple
 from mjenv.agent import Agent, make_agent, parse_spec
 from mjenv.arena.config import ArenaConfig, Task
 from mjenv.arena.feed import EventFeed
+from mjenv.arena.records import RecordSelection, game_record
 from mjenv.mahjong_env import AGENTS, MahjongEnv
 
 ROW_FIELDS = ("deal", "seating", "hand", "seat", "agent", "score", "win", "self_drawn",
@@ -86,8 +89,10 @@ def play_task(config: ArenaConfig, task: Task) -> list[dict[str, Any]]:
     return play_game(config, task)[0]
 
 
-def play_game(config: ArenaConfig, task: Task) -> tuple[list[dict[str, Any]], list[Failure]]:
-    """Play ``task``; returns its rows (as :func:`play_task`) and its penalties."""
+def play_game(config: ArenaConfig, task: Task, records: RecordSelection | None = None,
+              ) -> tuple[list[dict[str, Any]], list[Failure], str | None]:
+    """Play ``task``; returns its rows (as :func:`play_task`), its penalties, and its record
+    (JSON text) when ``records`` selects the game, else None."""
     env = MahjongEnv(rules=config.rules, episode=config.episode)
     env.reset(seed=task.seed)
     players = [agent_for(config.agents[i], seat) for seat, i in enumerate(task.seats)]
@@ -124,9 +129,15 @@ def play_game(config: ArenaConfig, task: Task) -> tuple[list[dict[str, Any]], li
             env.step(a)
     if env.game is not None:
         feed.deliver(env.game)  # the end of the hand: hooked agents close what they hold
-    for h, result in enumerate(_results(env)):
+    results = _results(env)
+    for h, result in enumerate(results):
         rows.extend(_rows(task, h, result, names, errors.get(h, "")))
-    return rows, failures
+    record = None
+    if records is not None and records.wants(
+            task.deal, won=any(r.winner is not None for r in results),
+            penalized=any(r.penalized is not None for r in results)):
+        record = game_record(env)
+    return rows, failures, record
 
 
 def _failure(failures: list[Failure], hand: int, seat: int, name: str,

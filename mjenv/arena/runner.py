@@ -34,27 +34,31 @@ from typing import Any
 from mjenv.agent import Agent
 from mjenv.arena.config import ArenaConfig, Task
 from mjenv.arena.play import Failure, build_agent, play_game, use_agents
+from mjenv.arena.records import FOLDER, RecordSelection, parse_records, record_name
 from mjenv.arena.stats import summarize, table
 from mjenv.arena.store import RunFolder
 from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env, torch_threads
 
 BACKENDS = ("process", "ray")
 Rows = list[dict[str, Any]]
-Played = tuple[str, Rows, list[Failure]]
-"""One game as a worker returns it: its key, its rows, its penalties."""
+Played = tuple[str, Rows, list[Failure], str | None]
+"""One game as a worker returns it: its key, its rows, its penalties, its record (JSON text,
+when the run keeps it)."""
 Stream = Generator[list[Played], None, None]
 """Chunks of played games as they finish (:func:`game_stream`)."""
 
 
-def play_chunk(config: ArenaConfig, tasks: Sequence[Task]) -> list[Played]:
-    """Play ``tasks`` in this process; (key, rows, penalties) per game, in order."""
-    return [(t.key, *play_game(config, t)) for t in tasks]
+def play_chunk(config: ArenaConfig, tasks: Sequence[Task],
+               records: RecordSelection | None = None) -> list[Played]:
+    """Play ``tasks`` in this process; (key, rows, penalties, record) per game, in order."""
+    return [(t.key, *play_game(config, t, records)) for t in tasks]
 
 
-def _run_inline(config: ArenaConfig, chunks: list[list[Task]]) -> Stream:
+def _run_inline(config: ArenaConfig, chunks: list[list[Task]],
+                records: RecordSelection | None) -> Stream:
     with torch_threads(1):
         for chunk in chunks:
-            yield play_chunk(config, chunk)
+            yield play_chunk(config, chunk, records)
 
 
 def _start_worker(parent: int) -> None:
@@ -80,8 +84,8 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
-                   workers: int) -> Stream:
+def _run_processes(config: ArenaConfig, chunks: list[list[Task]], workers: int,
+                   records: RecordSelection | None) -> Stream:
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")  # no state inherited: same as a fresh run
@@ -92,7 +96,7 @@ def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
         pending: set[Future[list[Played]]] = set()
         queue = iter(chunks)
         for chunk in queue:
-            pending.add(pool.submit(play_chunk, config, chunk))
+            pending.add(pool.submit(play_chunk, config, chunk, records))
             if len(pending) >= 2 * workers:
                 break
         while pending:
@@ -101,7 +105,7 @@ def _run_processes(config: ArenaConfig, chunks: list[list[Task]],
                 yield future.result()
                 more = next(queue, None)
                 if more is not None:
-                    pending.add(pool.submit(play_chunk, config, more))
+                    pending.add(pool.submit(play_chunk, config, more, records))
         finished = True
     finally:  # also on Ctrl-C, SIGTERM (Terminated), a failed chunk, or close() of the stream
         if finished:
@@ -119,7 +123,7 @@ def _import_ray() -> Any:
 
 
 def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
-             address: str | None) -> Stream:
+             address: str | None, records: RecordSelection | None) -> Stream:
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
@@ -128,7 +132,7 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
         started = True
     try:
         remote = ray.remote(play_chunk)
-        pending = [remote.remote(config, chunk) for chunk in chunks]
+        pending = [remote.remote(config, chunk, records) for chunk in chunks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
@@ -138,14 +142,16 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
 
 
 def game_stream(config: ArenaConfig, chunks: list[list[Task]], workers: int, backend: str,
-                ray_address: str | None = None) -> Stream:
-    """The played chunks, as they finish, on the chosen backend. Close the stream (or exhaust
-    it) to stop the workers: :func:`run_arena` does, also when it is interrupted."""
+                ray_address: str | None = None,
+                records: RecordSelection | None = None) -> Stream:
+    """The played chunks, as they finish, on the chosen backend (with the records that
+    ``records`` selects). Close the stream (or exhaust it) to stop the workers:
+    :func:`run_arena` does, also when it is interrupted."""
     if backend == "ray":
-        return _run_ray(config, chunks, workers, ray_address)
+        return _run_ray(config, chunks, workers, ray_address, records)
     if workers == 1:
-        return _run_inline(config, chunks)
-    return _run_processes(config, chunks, workers)
+        return _run_inline(config, chunks, records)
+    return _run_processes(config, chunks, workers, records)
 
 
 def chunks_of(tasks: list[Task], size: int) -> list[list[Task]]:
@@ -162,11 +168,17 @@ def build_agents(config: ArenaConfig) -> dict[str, Agent]:
 def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
               backend: str = "process", ray_address: str | None = None,
               progress: bool = True, chunk_deals: int = 2,
-              on_game: Callable[[str], None] | None = None) -> dict[str, Any]:
+              on_game: Callable[[str], None] | None = None,
+              records: str | RecordSelection | None = None) -> dict[str, Any]:
     """Play (or finish) the run in ``out``; returns the results (also in results.json).
 
-    Everything is checked and every agent built before ``out`` is touched (see the module
-    docstring); ValueError says what is wrong. Each penalty is reported on stderr."""
+    ``records`` (``"all"``, ``"won"``, ``"penalized"``, ``"sample:N"`` or a comma-separated
+    union; mjenv.arena.records) keeps the record of each selected game in ``out/records/``;
+    the results are the same with or without. Everything is checked and every agent built
+    before ``out`` is touched (see the module docstring); ValueError says what is wrong. Each
+    penalty is reported on stderr."""
+    if isinstance(records, str):
+        records = parse_records(records)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -174,7 +186,7 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
     if backend == "ray":
         _import_ray()
     agents = build_agents(config)
-    folder = RunFolder.open(out, config)
+    folder = RunFolder.open(out, config, records)
     if backend == "process" and workers == 1:
         use_agents(agents)  # played here: no second load of a checkpoint
     del agents  # on workers, each builds its own: free this process's copies
@@ -186,11 +198,11 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
                     len(folder.done), progress)
     try:
         with contextlib.closing(game_stream(config, chunks, workers, backend,
-                                            ray_address)) as stream:
+                                            ray_address, records)) as stream:
             for games in stream:
-                for key, rows, failures in games:
-                    _report(folder, key, failures, bar.write)
-                    folder.add(key, rows)
+                for key, rows, failures, record in games:
+                    _report(folder, key, failures, bar.write, recorded=record is not None)
+                    folder.add(key, rows, record)
                     if on_game is not None:
                         on_game(key)
                     deal = int(key.partition(":")[0])
@@ -211,16 +223,21 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
 
 
 def _report(folder: RunFolder, key: str, failures: list[Failure],
-            write: Callable[[str], None]) -> None:
-    """One warning line per penalty of game ``key``; the tracebacks to errors.log."""
+            write: Callable[[str], None], recorded: bool = False) -> None:
+    """One warning line per penalty of game ``key`` (naming the game's record when it has
+    one: the hand can be watched); the tracebacks to errors.log."""
     if not failures:
         return
     deal, _, seating = key.partition(":")
     match = folder.config.episode == "match"
+    where_record = ""
+    if recorded:
+        where_record = f", record {folder.path / FOLDER / record_name(int(deal), int(seating))}"
     log = []
     for f in failures:
         where = f"deal {deal}, seating {seating}" + (f", hand {f.hand}" if match else "")
-        write(f"penalty: {where}, {f.error} (traceback in {folder.path / 'errors.log'})")
+        write(f"penalty: {where}, {f.error} (traceback in {folder.path / 'errors.log'}"
+              f"{where_record})")
         log.append(f"== {where}, {f.error}\n{f.traceback}\n")
     folder.log_errors("".join(log))
 

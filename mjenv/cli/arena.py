@@ -20,6 +20,12 @@ EXAMPLES = """examples:
   mjenv arena --mode four --agents rule greedy random "random seed=7" --rotations all \\
       --deals 500 --out runs/four --workers 2
   mjenv arena --agents rule greedy --deals 2000 --backend ray --out runs/ray
+  mjenv arena --agents rule greedy --deals 500 --records won --out runs/won
+  mjenv view runs/won/records --out runs/won/records/index.html   # watch them
+
+--records keeps game records in OUT/records/ (deal-DDDD-seating-SS.json, the deal and
+seating of hands.csv's rows): all, won (a hand was won), penalized, sample:N (every seating
+of the first N deals) or a comma-separated union (won,penalized); 10-15 kB per hand.
 
 Re-running the same command resumes the run in --out (also after Ctrl-C, exit status 130,
 or kill); a different configuration there is refused, and so is a folder with files of
@@ -28,6 +34,16 @@ an agent was penalized (docs/arena.md). A custom agent in the current folder
 (--agents mymod:MyAgent with ./mymod.py) needs PYTHONPATH=. (or python -m mjenv).
 """
 RESUME = "re-run the same command to resume"
+
+
+def records_arg(text: str) -> str:
+    """A ``--records`` value, checked now (a usage error, before any agent is built)."""
+    from mjenv.arena.records import parse_records
+
+    try:
+        return str(parse_records(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -55,6 +71,9 @@ def add_parser(subparsers: Subparsers) -> None:
                    help="where the workers run")
     p.add_argument("--ray-address", default=None, metavar="ADDR",
                    help="a Ray cluster's address (a local Ray when not given)")
+    p.add_argument("--records", type=records_arg, default=None, metavar="WHICH",
+                   help="keep game records in OUT/records: all, won, penalized, sample:N "
+                   "(the first N deals), or a comma-separated union")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -75,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
                                  seed=args.seed, rules=args.rules, episode=args.episode,
                                  rotations=args.rotations)
             results = run_arena(config, args.out, workers=args.workers, backend=args.backend,
-                                ray_address=args.ray_address, progress=not args.no_progress)
+                                ray_address=args.ray_address, progress=not args.no_progress,
+                                records=args.records)
     except KeyboardInterrupt:
         return interrupted("arena", RESUME)
     except Terminated:
@@ -87,4 +107,14 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{exc}{local_module_hint(args.agents)}") from None
     print(print_table(results))
     print(f"\nresults, hands and plots in {args.out}")
+    if args.records:
+        from pathlib import Path
+
+        folder = Path(args.out) / "records"
+        count = len(list(folder.glob("deal-*.json"))) if folder.is_dir() else 0
+        if count:
+            print(f"{count} game record(s) in {folder}; to watch them: mjenv view {folder} "
+                  f"--out {folder / 'index.html'}")
+        else:
+            print(f"no game record: --records {args.records} selected none of the games")
     return 0

@@ -52,6 +52,10 @@ def test_shared_keys_and_overrides(tmp_path: Path) -> None:
     ('out = "x"\n[ppo]\nupdates = 1\n[evaluate]\nopponents = ["bc"]\n', [], "needs a \\[bc\\]"),
     ('out = "x"\n[evaluate]\ndeals = 3\n', [], "needs a \\[bc\\] or \\[ppo\\]"),
     ('out = "x"\n[bc\nhands = 3\n', [], "not valid TOML"),
+    ('out = "x"\n[bc]\nhands = 3\n[evaluate]\nrecords = "some"\n', [],
+     "EvaluateArgs.records must be all, won, penalized, sample:N"),
+    ('out = "x"\n[ppo]\nupdates = 1\n', ["ppo.eval_records=sample:0"],
+     "Args.eval_records must be all, won"),
 ])
 def test_bad_configs_are_refused(tmp_path: Path, text: str, overrides: list[str],
                                  message: str) -> None:
@@ -63,13 +67,21 @@ def test_smoke_config_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
                                       ) -> None:
     out = tmp_path / "smoke"
     argv = ["train", "--config", str(CONFIGS / "smoke.toml"), "--out", str(out),
-            "--no-progress"]
+            "--no-progress", "evaluate.records=sample:1", "ppo.eval_records=won,sample:1"]
     assert mjenv_main(argv) == 0
     for name in ("bc/final.pt", "ppo/final.pt", "ppo/metrics.csv", "eval/random/results.json",
                  "eval/bc/results.json", "summary.json", "summary.md"):
         assert (out / name).exists(), name
+    # the evaluations' records: every seating of the first deal, passed through to the arena
+    for folder in (out / "eval" / "random", out / "eval" / "bc", out / "ppo" / "eval" / "update_2"):
+        names = sorted(p.name for p in (folder / "records").glob("*.json"))
+        assert names[:4] == [f"deal-0000-seating-{k:02d}.json" for k in range(4)], folder
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert manifest["records"] == ("won,sample:1" if "ppo" in str(folder) else "sample:1")
+    assert len(list((out / "eval" / "random" / "records").glob("*.json"))) == 4
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["against"]) == {"random", "bc"}
+    assert summary["against"]["random"]["records"] == str(out / "eval" / "random" / "records")
     assert "score difference" in capsys.readouterr().out
     assert mjenv_main(argv) == 0  # finished: every stage resumes as a no-op
     assert "resuming" in capsys.readouterr().out
