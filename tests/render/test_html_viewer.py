@@ -14,6 +14,7 @@ missing. The browser runs with no network and a fresh profile.
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -40,6 +41,9 @@ except ImportError:
 
 MISSING = [name for name, found in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER),
                                     ("selenium", HAVE_SELENIUM)) if not found]
+if MISSING and os.environ.get("MJENV_REQUIRE_BROWSER") == "1":  # CI installs the browser
+    raise RuntimeError(f"MJENV_REQUIRE_BROWSER=1 but {', '.join(MISSING)} missing: "
+                       "run scripts/install_browser.sh")
 pytestmark = pytest.mark.skipif(
     bool(MISSING), reason=f"the browser tests need {' and '.join(MISSING)}: "
     "sudo scripts/install_browser.sh (chromium, chromedriver); selenium is in the dev extra")
