@@ -16,18 +16,22 @@ program (mjenv.botzone.process) and checks the answer at once with the seat's ow
 program gave for the decision at hand (after a ``PENG T`` / ``CHI M T`` that was taken, the
 discard ``T``).
 
-Every way a program can fail — it crashes, hangs past ``time_limit``, prints more than
-``max_output`` bytes, prints garbage, or answers something illegal — raises
-:class:`BotzoneBotError` naming the verdict (``RE``, ``TLE``, ``OLE``, ``WA``, ``WH``), the
-request and the answer; the arena penalizes the seat with the profile's penalty (−30, +10 to
-each other seat), writes the message in the hand's row and plays on. Every failure is also
-logged (logger ``mjenv.botzone``). The program is killed when the hand ends, on the next
-``reset`` and on ``close``.
+Every way a program can fail — it crashes, hangs past its time limit, prints more than
+``max_output`` bytes, prints garbage (or answers in the other I/O than ``io`` says), or answers
+something illegal — raises :class:`BotzoneBotError` naming the verdict (``RE``, ``TLE``,
+``OLE``, ``NJ``, ``WA``, ``WH``), the request and the answer; the arena penalizes the seat with
+the profile's penalty (−30, +10 to each other seat), writes the message in the hand's row and
+plays on. Every failure is also logged (logger ``mjenv.botzone``). The program is killed when
+the hand ends, on the next ``reset`` and on ``close``.
 
-Options (spec ``key=value``): ``io`` (``"simple"`` default, or ``"json"``), ``keep_running``
-(True: let the program stay up between turns when it asks to; False: a fresh process every
-turn), ``time_limit`` (seconds per turn, default 1.0; a started program's first turn gets at
-least 5 s), ``max_output`` (bytes per turn, default 65536).
+Options (spec ``key=value``): ``io`` (``"simple"`` default, or ``"json"``: the I/O the program
+speaks), ``keep_running`` (False, the default: a fresh process every turn, given the history
+and end of file; True: run it as a keep-running bot, whose input stays open and which stays up
+between turns when it prints the marker — a program that reads its input to end of file cannot
+run so), ``time_limit`` (seconds per turn, default 1.0), ``first_time_limit`` (seconds for a turn
+on which the program starts: the first, and every turn of a fresh process; default
+``max(time_limit, 5)``), ``max_output`` (bytes per turn, default 65536). See
+mjenv.botzone.process.
 """
 
 from __future__ import annotations
@@ -64,13 +68,16 @@ class BotzoneProgramAgent:
     runs_programs: ClassVar[bool] = True
     """It starts a program: refused where specs are restricted (MJENV_ALLOW_IMPORT=0)."""
 
-    def __init__(self, command: str, io: str = "simple", keep_running: bool = True,
-                 time_limit: float = 1.0, max_output: int = 1 << 16) -> None:
+    def __init__(self, command: str, io: str = "simple", keep_running: bool = False,
+                 time_limit: float = 1.0, first_time_limit: float | None = None,
+                 max_output: int = 1 << 16) -> None:
         if not isinstance(command, str) or not command.strip():
             raise ValueError("botzone needs the bot's command line: 'botzone:\"python bot.py\"'")
         self.command = command
         self.options = {"io": io, "keep_running": bool(keep_running),
-                        "time_limit": float(time_limit), "max_output": int(max_output)}
+                        "time_limit": float(time_limit), "max_output": int(max_output),
+                        "first_time_limit": (None if first_time_limit is None
+                                             else float(first_time_limit))}
         BotProcess(command, **self.options)  # type: ignore[arg-type]  # bad options fail now
         self.seat = -1
         self._process: BotProcess | None = None

@@ -21,8 +21,10 @@ DUMB = f"{sys.executable} {BOTS / 'dumb.py'}"
 
 
 def spec(mode: str, *options: str, keep: bool = True) -> str:
+    """The dumb bot's spec; ``keep``: as a keep-running bot (the flag and the option)."""
     flag = " --keep-running" if keep else ""
-    return f'botzone:"{DUMB} {mode}{flag}" ' + " ".join(options)
+    return f'botzone:"{DUMB} {mode}{flag}" ' + " ".join(
+        [*options, *(["keep_running=True"] if keep else [])])
 
 
 def rows_of(agent: str, deals: int = 1, seatings: int = 4) -> list[dict]:
@@ -71,7 +73,8 @@ def test_acceptance_a_legal_bot_plays_fresh_processes(io: str) -> None:
 
 
 def test_the_sample_bot_plays_whole_games() -> None:
-    rows = rows_of('botzone:"python -m mjenv.botzone.sample_bot --keep-running"', seatings=2)
+    rows = rows_of(f'botzone:"{sys.executable} -m mjenv.botzone.sample_bot --keep-running" '
+                   "keep_running=True", seatings=2)
     assert len(rows) == 8 and not any(r["error"] or r["penalized"] for r in rows)
 
 
