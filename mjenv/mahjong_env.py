@@ -124,7 +124,18 @@ Illegal actions
 ``raw_env`` raises ``ValueError`` naming the legal actions and changes nothing. ``env()`` wraps
 it in :class:`PenalizeIllegalActions`: an action outside the mask ends the hand with the
 profile's penalty on the offender (−30, +10 to each other seat, zero-sum) and a warning. The
-step an agent takes after its termination must be ``None``.
+step an agent takes after its termination must be ``None``. The unwrapped env's
+``is_legal(agent, action)`` and ``penalize_illegal(agent, action)`` are that check and that
+penalty, for wrappers of their own (the single-agent env uses them).
+
+A seat's view
+-------------
+``view(agent)`` (on the unwrapped env: ``env.unwrapped.view(agent)``) is what the agent's seat
+knows of the hand now, the :class:`~mjenv.engine.seat_view.SeatView` its observation is encoded
+from: its hand and drawn tile, every seat's melds, pools, river and flowers, the unseen counts,
+the tiles left, the open claim and, at the end, the result (docs/engine.md, "What a seat
+sees"). It holds only what the seat may see; it is the env's own object, caught up on every
+call: read it, and ``clone()`` it to keep it. ``render()`` draws the selected agent's.
 
 Version history
 ---------------
@@ -262,17 +273,12 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         self._start(game)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = SEAT_OF[agent]
         game = self.game
         assert game is not None, "call reset() first"
-        view = self._views[seat]
-        events = game.events
-        if view.num_events < len(events):
-            view.extend(events[view.num_events:])
         mask = self.action_mask(agent)
-        obs = {"observation": self.encoder.encode(view, mask), "action_mask": mask}
+        obs = {"observation": self.encoder.encode(self.view(agent), mask), "action_mask": mask}
         if self.oracle_encoder is not None:
-            obs["oracle"] = self.oracle_encoder.encode(game, seat)
+            obs["oracle"] = self.oracle_encoder.encode(game, SEAT_OF[agent])
         return obs
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -280,7 +286,7 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         mask = bytearray(A.NUM_ACTIONS)  # ~3x faster than np.zeros + mask[legal] = 1
         game = self.game
         if game is not None and not self.terminations.get(agent, True):
-            for a in game._legal(SEAT_OF[agent]):  # the game's own list: no copy
+            for a in game.legal(SEAT_OF[agent]):  # the game's own list: no copy
                 mask[a] = 1
         return np.frombuffer(mask, dtype=np.int8)  # writable: it views its own bytearray
 
@@ -300,9 +306,18 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
             self.infos[agent] = {}
         self._advance()
 
+    def is_legal(self, agent: str, action: object) -> bool:
+        """Whether ``action`` is one of ``agent``'s legal actions now: an action id (an int, not
+        a bool) set in its mask."""
+        game = self.game
+        # the game's legal list, not a 235-entry mask built for one lookup
+        return isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
+            and game is not None and not self.terminations.get(agent, True) \
+            and int(action) in game.legal(SEAT_OF[agent])
+
     def penalize(self, agent: str) -> None:
         """End the current hand with the profile's penalty on ``agent`` (−30, +10 to each
-        other): what :class:`PenalizeIllegalActions` does with an illegal action."""
+        other): what :meth:`penalize_illegal` does with an illegal action."""
         game = self.game
         if game is None or self.terminations.get(agent, True):
             raise ValueError(f"{agent} cannot be penalized now")
@@ -310,12 +325,24 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         self._cumulative_rewards[agent] = 0.0
         self._advance()
 
+    def penalize_illegal(self, agent: str, action: object, *, who: str | None = None,
+                         stacklevel: int = 1) -> None:
+        """The one way an illegal ``action`` of ``agent`` is punished instead of raising (by
+        :class:`PenalizeIllegalActions` and the single-agent wrapper): a warning naming the
+        offender (``who``, default the agent's name), then :meth:`penalize`. ``stacklevel`` is
+        the caller's, as for :func:`warnings.warn`."""
+        rules = self.rules
+        warnings.warn(f"{who or agent} played the illegal action {action!r}: the hand ends "
+                      f"with the penalty ({rules.penalty_offender} / "
+                      f"+{rules.penalty_others} each other seat)", stacklevel=stacklevel + 1)
+        self.penalize(agent)
+
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
         from mjenv.render import render_view
 
-        text = render_view(self._view_now(SEAT_OF[self.agent_selection]))
+        text = render_view(self.view(self.agent_selection))
         if self.render_mode == "human":
             print(text)
             return None
@@ -347,10 +374,15 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
                                 num_tiles=n) for s in range(4)]
         self.agent_selection = AGENTS[game.to_act()[0]]
 
-    def _view_now(self, seat: int) -> SeatView:
+    def view(self, agent: str) -> SeatView:
+        """What ``agent``'s seat knows of the current hand now: its
+        :class:`~mjenv.engine.seat_view.SeatView`, folded from the events it may see (the
+        observation is encoded from it). The env's own object, caught up on every call:
+        read it, ``clone()`` it to keep it."""
         game = self.game
-        assert game is not None
-        view = self._views[seat]
+        if game is None:
+            raise ValueError("call reset() first")
+        view = self._views[SEAT_OF[agent]]
         if view.num_events < len(game.events):
             view.extend(game.events[view.num_events:])
         return view
@@ -403,17 +435,10 @@ class PenalizeIllegalActions(BaseWrapper[str, dict[str, np.ndarray], int | None]
         env = self.unwrapped
         assert isinstance(env, MahjongEnv)
         agent = env.agent_selection
-        if action is not None and not env.terminations.get(agent, True):
-            game = env.game
-            # the game's legal list, not a 235-entry mask built for one lookup
-            valid = isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
-                and game is not None and int(action) in game._legal(SEAT_OF[agent])
-            if not valid:
-                warnings.warn(f"{agent} played the illegal action {action!r}: the hand ends "
-                              f"with the penalty ({env.rules.penalty_offender} / "
-                              f"+{env.rules.penalty_others} each other seat)", stacklevel=2)
-                env.penalize(agent)
-                return
+        if action is not None and not env.terminations.get(agent, True) \
+                and not env.is_legal(agent, action):
+            env.penalize_illegal(agent, action, stacklevel=2)
+            return
         self.env.step(action)
 
     def last(self, observe: bool = True) -> LastTuple:

@@ -25,7 +25,6 @@ match, what the learner received before its first decision comes with its first 
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -72,7 +71,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.illegal = illegal
         self.fixed_seat = None if seat is None else int(seat)
         self.seat = 0 if seat is None else int(seat)
-        self._carried = 0.0  # received before the learner's first decision (a match)
+        self._received = 0.0
+        """The learner's rewards since its last decision (the env's ``rewards`` after each
+        step, summed here: PettingZoo keeps its own sum private)."""
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(AGENTS[0])
         self.action_space = self.aec.action_space(AGENTS[0])
@@ -90,11 +91,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             self.seat = int(rng.integers(4))
         for _ in range(100):  # a deal the learner never gets to play is dealt again
             self.aec.reset(seed=int(rng.integers(2**63)), options=options)
+            self._received = 0.0
             for i, opponent in enumerate(self.opponents):
                 opponent.reset((self.seat + 1 + i) % 4, int(rng.integers(2**63)))
             if not self._play_opponents():
-                self._carried = self.aec._cumulative_rewards[self.agent]
-                self.aec._cumulative_rewards[self.agent] = 0.0
+                # (in a match, what the learner received so far comes with its first step)
                 return self.aec.observe(self.agent), self._info()
             if options:
                 raise ValueError("the given deal ends before the learner has a decision")
@@ -107,21 +108,16 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             raise ValueError("call reset() before step()")
         if aec.terminations[self.agent] or aec.agent_selection != self.agent:
             raise ValueError("the episode is over: call reset()")
-        mask = aec.action_mask(self.agent)
-        legal = isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
-            and 0 <= int(action) < len(mask) and mask[int(action)] == 1
-        if legal or self.illegal == "raise":
+        reward = self._received
+        if self.illegal == "raise" or aec.is_legal(self.agent, action):
             aec.step(int(action))  # ValueError naming the legal actions if illegal
         else:
-            rules = aec.rules
-            warnings.warn(f"the learner ({self.agent}) played the illegal action {action!r}: "
-                          f"the hand ends with the penalty ({rules.penalty_offender} / "
-                          f"+{rules.penalty_others} each other seat)", stacklevel=2)
-            aec.penalize(self.agent)
+            aec.penalize_illegal(self.agent, action, who=f"the learner ({self.agent})",
+                                 stacklevel=2)
+        self._received = aec.rewards[self.agent]
         done = self._play_opponents()
-        reward = self._carried + aec._cumulative_rewards[self.agent]
-        self._carried = 0.0
-        aec._cumulative_rewards[self.agent] = 0.0
+        reward += self._received
+        self._received = 0.0
         return aec.observe(self.agent), float(reward), done, False, self._info()
 
     def _play_opponents(self) -> bool:
@@ -136,6 +132,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             opponent = self.opponents[(seat - self.seat - 1) % 4]
             obs = aec.observe(current)
             aec.step(opponent.act(obs["observation"], obs["action_mask"]))
+            self._received += aec.rewards[me]
         return True
 
     def _info(self) -> dict[str, Any]:

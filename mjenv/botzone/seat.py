@@ -9,10 +9,11 @@ translation between our action ids and Botzone's response words.
 :meth:`BotSeat.feed` folds a request into a :class:`~mjenv.engine.seat_view.SeatView` as the
 engine's events (the bot knows only what its requests say, so other seats' draws, deals and
 concealed kongs are folded hidden, exactly as the env's own view of the seat has them), and
-:meth:`BotSeat.legal` gives the legal actions of the decision the request opens, computed as the
-engine would (mjenv.botzone.seat_legal). A claim and the discard after it are one Botzone
-response (``PENG T``, ``CHI M T``): :meth:`BotSeat.after_claim` gives the view and the legal
-discards as they would be if the claim were taken, without changing the seat.
+:meth:`BotSeat.legal` gives the legal actions of the decision the request opens, by the
+engine's own rules (mjenv.engine.legal) over the facts the seat knows
+(mjenv.botzone.seat_legal). A claim and the discard after it are one Botzone response (``PENG
+T``, ``CHI M T``): :meth:`BotSeat.after_claim` gives the view and the legal discards as they
+would be if the claim were taken, without changing the seat.
 
 A request that does not fit the game so far raises :class:`ProtocolError` saying why.
 """
@@ -23,7 +24,7 @@ from dataclasses import replace
 
 from mjenv import actions as A
 from mjenv.botzone import protocol as P
-from mjenv.botzone import seat_legal
+from mjenv.botzone.seat_legal import ViewFacts
 from mjenv.engine.events import (
     HIDDEN,
     AddedKong,
@@ -37,6 +38,7 @@ from mjenv.engine.events import (
     Kong,
     Pung,
 )
+from mjenv.engine.legal import claim_options, play_actions, rob_options
 from mjenv.engine.rules import BOTZONE, RuleConfig
 from mjenv.engine.seat_view import SeatView
 from mjenv.tiles import CODES, FLOWER_BASE
@@ -298,12 +300,18 @@ class BotSeat:
         """The legal actions of the decision the latest request opened (ascending); empty
         when PASS is the only answer (the env would not ask this seat)."""
         view = self._view()
+        rules = self.rules
         if self.decision == DRAW:
-            return seat_legal.play_actions(view, self.rules, after_draw=True,
-                                           kong_draw=self.kong_draw)
-        if self.decision == CLAIM:
-            return seat_legal.claim_actions(view, self.rules)
-        return []
+            return play_actions(ViewFacts(view, rules), rules, view.drawn, self.kong_draw)
+        me, t, d = view.seat, view.claim_tile, view.claim_from
+        if self.decision != CLAIM or t < 0 or d == me:
+            return []
+        seats = (ViewFacts(view, rules),)
+        if view.claim_rob:
+            options, _ = rob_options(seats, rules, t)
+        else:
+            options, _ = claim_options(seats, rules, t, d)
+        return options.get(me, [])
 
     def after_claim(self, action: int) -> tuple[SeatView, list[int]]:
         """The view after this seat takes the open discard with the chow or pung ``action``,
@@ -320,7 +328,7 @@ class BotSeat:
             raise ValueError(f"{A.action_to_string(action)} is not a chow or a pung")
         after = view.clone()
         after.apply(event)
-        return after, seat_legal.play_actions(after, self.rules, after_draw=False)
+        return after, play_actions(ViewFacts(after, self.rules), self.rules, -1, False)
 
     @property
     def claim_tile(self) -> int:

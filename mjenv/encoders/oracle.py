@@ -125,7 +125,8 @@ class OracleV1(OracleEncoder):
             tiles, part = wall.tiles, wall.part
             for r in range(4):
                 s = (seat + r) % 4
-                lo, end = part * s, wall.ends[s]
+                lo = part * s
+                end = lo + wall.left(s)
                 got = [tiles[end - 1 - i] for i in range(PART_DRAWS) if end - 1 - i >= lo]
                 nxt.extend(got + [-1] * (PART_DRAWS - len(got)))
         else:

@@ -1,4 +1,4 @@
-"""One hand of MCR as a state machine (rules: shared/rules/mcr-rules.md §1.4–§1.7, §2.3).
+"""One hand of MCR as a state machine (rules: docs/rules.md §1.4–§1.7, §2.3).
 
 >>> g = Game(seed=1)
 >>> seat = g.to_act()[0]
@@ -15,6 +15,10 @@ State is plain ints and lists: ``hands[s]`` are 34 counts of standing tiles, ``m
 ``discards[s]`` (the tiles still in the pool), ``flowers[s]``, and ``visible`` (34 counts of
 face-up tiles: pools and exposed melds). Treat them as read-only.
 
+What each seat may do is decided by mjenv.engine.legal, the one copy of the legality rules,
+from each seat's facts (:class:`_SeatFacts`, views of the lists above); the same functions
+serve a Botzone seat that knows only its own view.
+
 With ``false_win="penalize"`` Win may be declared at every decision a seat is asked (every
 turn to discard — after a draw or after its own claim, where no win is possible —, and every
 claim window the seat is in for another reason: no extra decisions are created); a false
@@ -26,7 +30,8 @@ or a false one that is penalized).
 from __future__ import annotations
 
 import operator
-from itertools import compress
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from mjenv import actions as A
 from mjenv.decompose import waiting_counts
@@ -45,12 +50,13 @@ from mjenv.engine.events import (
     Pung,
     Win,
 )
+from mjenv.engine.legal import claim_options, play_actions, rob_options, self_drawn_win
 from mjenv.engine.result import HandResult
 from mjenv.engine.rules import MCR, RuleConfig
-from mjenv.engine.wall import make_wall
-from mjenv.fans import FanResult, NotWinError, calculate
+from mjenv.engine.wall import AnyWall, make_wall
+from mjenv.fans import FanResult
 from mjenv.melds import CONCEALED_KONG, PUNG, Meld
-from mjenv.tiles import EAST, FLOWER_BASE, NUM_KINDS
+from mjenv.tiles import FLOWER_BASE, NUM_KINDS
 
 PLAY, CLAIM, ROB, OVER = range(4)
 PHASE_NAMES = ("play", "claim", "rob", "over")
@@ -58,26 +64,64 @@ TURN_DRAW, TURN_CLAIM = 0, 1  # how the seat to discard got its tile
 PENALIZE = -1
 """The entry :meth:`Game.penalize` leaves in :attr:`Game.actions` (not an action id)."""
 
-_DISCARD_IDS = tuple(A.DISCARD_BASE + t for t in range(NUM_KINDS))
-
-
-def _chows(t: int) -> tuple[tuple[int, int, int], ...]:
-    out = []
-    for middle in (t - 1, t, t + 1):
-        if t < EAST and middle // 9 == t // 9 and 1 <= middle % 9 <= 7:
-            x, y = (u for u in (middle - 1, middle, middle + 1) if u != t)
-            out.append((A.chow(middle, t), x, y))
-    return tuple(out)
-
-
-_CHOWS = tuple(_chows(t) for t in range(NUM_KINDS))
-"""By claimed tile: each chow it can make, as (action id, the two other tiles needed)."""
-
 CLAIM_PRIORITY: dict[int, int] = {
     A.K_WIN: 3, A.K_KONG: 2, A.K_PUNG: 2, A.K_CHOW: 1, A.K_PASS: 0,
 }
 """The one priority table for claims (kind -> rank); equal ranks go to the first seat
 counter-clockwise from the discarder."""
+
+
+class _SeatFacts:
+    """One seat's :class:`~mjenv.engine.legal.SeatFacts` as the engine knows them: references to
+    the game's own lists and wall, which the game changes in place and never replaces, so the
+    facts never go stale (:meth:`Game.clone` makes new ones for the copy), and the seat's
+    cached waits."""
+
+    __slots__ = ("seat", "hand", "melds", "flowers", "seat_wind", "prevalent_wind", "visible",
+                 "wall", "waits")
+
+    def __init__(self, game: Game, seat: int, waits: tuple[int, ...] = ()) -> None:
+        self.seat = seat
+        self.hand: list[int] = game.hands[seat]
+        self.melds: list[Meld] = game.melds[seat]
+        self.flowers: list[int] = game.flowers[seat]
+        self.seat_wind = game.seat_wind(seat)
+        self.prevalent_wind = game.prevalent_wind
+        self.visible: list[int] = game.visible
+        self.wall: AnyWall = game.wall
+        self.waits = waits
+        """The one piece of state here: the seat's waits, updated by the game after every change
+        of its hand (so a draw turn's waits are those of the hand before the draw)."""
+
+
+def _rows(rows: list[list[Any]]) -> list[list[Any]]:
+    return [r[:] for r in rows]
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+CLONE_FIELDS: dict[str, Callable[[Any], Any]] = {
+    # shared: immutable, or replaced but never changed in place
+    "rules": _share, "dealer": _share, "prevalent_wind": _share, "result": _share,
+    "phase": _share, "current": _share, "holder": _share, "turn_kind": _share,
+    "drawn_tile": _share, "kong_draw": _share, "claim_tile": _share,
+    "_play_legal": _share,  # a cached list, replaced and never changed
+    # copied: changed in place (the lists of immutable items and the dicts one level deep: the
+    # option lists and FanResults in them are never changed)
+    "wall": lambda w: w.clone(),
+    "hands": _rows, "melds": _rows, "discards": _rows, "flowers": _rows,
+    "visible": list.copy, "scores": list.copy, "events": list.copy, "actions": list.copy,
+    "_options": dict.copy, "_answers": dict.copy, "_wins": dict.copy,
+    "_out": lambda _: [],  # the events of the step in progress: scratch
+}
+"""Every field of a :class:`Game` but :data:`REBUILT_FIELDS`, and how :meth:`Game.clone`
+copies it. A new field must be added here or there (tests/engine/test_clone.py checks)."""
+
+REBUILT_FIELDS = ("_facts", "_windows")
+"""The fields :meth:`Game.clone` builds anew for the copy: the seats' facts (views of the
+copied lists, and each seat's waits) and their window orders."""
 
 
 class Game:
@@ -116,12 +160,13 @@ class Game:
         self.drawn_tile = -1
         self.kong_draw = False
         self.claim_tile = -1
-        self._waits: list[tuple[int, ...]] = [(), (), (), ()]
         self._options: dict[int, list[int]] = {}
         self._answers: dict[int, int] = {}
         self._wins: dict[int, FanResult | None] = {}
         self._play_legal: list[int] | None = None
         self._out: list[Event] = []
+        self._facts = tuple(_SeatFacts(self, s) for s in range(4))
+        self._windows = self._window_seats()
         self._deal()
         self.events.extend(self._out)
 
@@ -143,17 +188,20 @@ class Game:
                      and s not in self._answers)
 
     def legal_actions(self, seat: int) -> list[int]:
-        """The legal action ids of ``seat`` now, ascending (empty when it is not asked)."""
-        return list(self._legal(seat))
+        """The legal action ids of ``seat`` now, ascending (empty when it is not asked): a new
+        list the caller may keep and change."""
+        return list(self.legal(seat))
 
-    def _legal(self, seat: int) -> list[int] | tuple[()]:
-        """:meth:`legal_actions` without the copy: the game's own list, not to be changed."""
+    def legal(self, seat: int) -> Sequence[int]:
+        """:meth:`legal_actions` without the copy, for hot loops (an action mask, a membership
+        test): the game's own list, valid until the next step and never to be changed."""
         if self.phase == PLAY:
             if seat != self.current:
                 return ()
             legal = self._play_legal
             if legal is None:
-                legal = self._play_legal = self._compute_play_legal()
+                legal = self._play_legal = play_actions(
+                    self._facts[seat], self.rules, self.drawn_tile, self.kong_draw)
             return legal
         if self.phase == OVER or seat in self._answers:
             return ()
@@ -170,7 +218,7 @@ class Game:
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int id, got {action!r}") from None
-        legal = self._legal(seat)
+        legal = self.legal(seat)
         if a not in legal:
             what = A.action_to_string(a) if 0 <= a < A.NUM_ACTIONS else repr(a)
             if not legal:
@@ -202,28 +250,25 @@ class Game:
         return self._out
 
     def clone(self) -> Game:
-        """An independent copy (shares only immutable data)."""
+        """An independent copy (shares only immutable data): every field copied as
+        :data:`CLONE_FIELDS` says."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.wall = self.wall.clone()
-        g.hands = [h[:] for h in self.hands]
-        g.melds = [m[:] for m in self.melds]
-        g.discards = [d[:] for d in self.discards]
-        g.flowers = [f[:] for f in self.flowers]
-        g.visible = self.visible[:]
-        g.scores = self.scores[:]
-        g.events = self.events[:]
-        g.actions = self.actions[:]
-        g._waits = self._waits[:]
-        g._options = dict(self._options)
-        g._answers = dict(self._answers)
-        g._wins = dict(self._wins)
-        g._out = []
+        mine, theirs = self.__dict__, g.__dict__
+        for name, copy in CLONE_FIELDS.items():
+            theirs[name] = copy(mine[name])
+        g._facts = tuple(_SeatFacts(g, s, f.waits) for s, f in enumerate(self._facts))
+        g._windows = g._window_seats()
         return g
+
+    def _window_seats(self) -> tuple[tuple[_SeatFacts, ...], ...]:
+        """By discarder (or kong declarer): the facts of the three other seats in window order,
+        counter-clockwise."""
+        f = self._facts
+        return tuple((f[(d + 1) % 4], f[(d + 2) % 4], f[(d + 3) % 4]) for d in range(4))
 
     def waiting_tiles(self, seat: int) -> tuple[int, ...]:
         """The cached winning kinds (shape only) of ``seat``'s last 13-form hand."""
-        return self._waits[seat]
+        return self._facts[seat].waits
 
     def hand_tiles(self, seat: int) -> list[int]:
         """``seat``'s standing tiles as a sorted list of ids."""
@@ -261,7 +306,8 @@ class Game:
         self._draw(self.dealer, replacement=False, after_kong=False)
 
     def _update_waits(self, seat: int) -> None:
-        self._waits[seat] = tuple(waiting_counts(self.hands[seat][:], len(self.melds[seat])))
+        self._facts[seat].waits = tuple(waiting_counts(self.hands[seat][:],
+                                                       len(self.melds[seat])))
 
     def _draw(self, seat: int, replacement: bool, after_kong: bool) -> None:
         """Draw for ``seat`` (head, or tail for a replacement), replacing flowers."""
@@ -289,51 +335,6 @@ class Game:
             return
 
     # ================================================================ the seat to discard
-    def _self_drawn_win(self) -> FanResult | None:
-        seat, t = self.current, self.drawn_tile
-        if self.turn_kind != TURN_DRAW or t not in self._waits[seat]:
-            return None
-        h = self.hands[seat]
-        h[t] -= 1
-        try:
-            return self._score(seat, t, self_drawn=True,
-                               last_copy=self.visible[t] >= 3 and h[t] == 0,
-                               last_tile=self.wall.is_last(seat), kong_win=self.kong_draw)
-        finally:
-            h[t] += 1
-
-    def _score(self, seat: int, t: int, *, self_drawn: bool, last_copy: bool, last_tile: bool,
-               kong_win: bool) -> FanResult | None:
-        """The fans of ``seat`` winning on ``t`` (its hand without ``t``), or None if the hand is
-        not complete or is below the minimum (flowers excluded)."""
-        try:
-            res = calculate(self.hand_tiles(seat), self.melds[seat], t, self_drawn=self_drawn,
-                            last_copy=last_copy, last_tile=last_tile, kong_win=kong_win,
-                            seat_wind=self.seat_wind(seat), prevalent_wind=self.prevalent_wind,
-                            flowers=len(self.flowers[seat]))
-        except NotWinError:
-            return None
-        return res if res.total - res.flowers >= self.rules.min_points else None
-
-    def _compute_play_legal(self) -> list[int]:
-        seat = self.current
-        h = self.hands[seat]
-        drew = self.turn_kind == TURN_DRAW
-        legal: list[int] = [A.WIN] if self.rules.false_win == "penalize" or (
-            drew and self._self_drawn_win() is not None) else []
-        # (after a claim only a false win, penalized, is possible)
-        legal += compress(_DISCARD_IDS, h)  # the kinds in hand
-        if drew:
-            four, melds = 4 in h, self.melds[seat]
-            if (four or melds) and self.wall.can_kong(seat):
-                if four:
-                    legal.extend(A.CONCEALED_KONG_BASE + t for t in range(NUM_KINDS)
-                                 if h[t] == 4)
-                if melds:
-                    legal.extend(sorted(A.ADDED_KONG_BASE + m.first for m in melds
-                                        if m.kind == PUNG and h[m.first]))
-        return legal
-
     def _play(self, seat: int, a: int) -> None:
         kind, t = A.decode(a)
         h = self.hands[seat]
@@ -349,7 +350,8 @@ class Game:
             # last computed for (every draw follows an update), so they stand
             self._open_claims(seat, t)
         elif kind == A.K_WIN:
-            res = self._self_drawn_win()
+            res = self_drawn_win(self._facts[seat], self.rules, self.drawn_tile,
+                                   self.kong_draw)
             if res is None:
                 self._penalty(seat)
             else:
@@ -373,42 +375,8 @@ class Game:
         self.phase = CLAIM
         self.current = d
         self.claim_tile = t
-        self._options = {}
         self._answers = {}
-        self._wins = {}
-        wall = self.wall
-        last = wall.is_last(d)
-        penalize = self.rules.false_win == "penalize"
-        hands, waits = self.hands, self._waits
-        for i in (1, 2, 3):
-            s = (d + i) & 3
-            h = hands[s]
-            n = h[t]
-            win = t in waits[s]
-            # most seats can do nothing: no wait on t, and no pung or chow possible
-            if not win and (last or (n < 2 and (i != 1 or not _CHOWS[t]))):
-                continue
-            acts: list[int] = []  # ascending: win, chows, pung, kong
-            if win:
-                res = self._score(s, t, self_drawn=False,
-                                  last_copy=self.visible[t] - 1 >= 3 and n == 0,
-                                  last_tile=last, kong_win=False)
-                self._wins[s] = res
-                if res is not None:
-                    acts.append(A.WIN)
-            if not last:  # the final discard may be claimed only for a win
-                if i == 1:
-                    for a, x, y in _CHOWS[t]:
-                        if h[x] and h[y]:
-                            acts.append(a)
-                if n >= 2:
-                    acts.append(A.PUNG_BASE + t)
-                    if n == 3 and wall.can_kong(s):
-                        acts.append(A.KONG_BASE + t)
-            if acts:
-                if penalize and acts[0] != A.WIN:
-                    acts.insert(0, A.WIN)  # a seat asked anyway may also declare (penalized)
-                self._options[s] = [A.PASS, *acts]
+        self._options, self._wins = claim_options(self._windows[d], self.rules, t, d)
         if not self._options:
             self._no_claim()
 
@@ -416,18 +384,8 @@ class Game:
         self.phase = ROB
         self.current = k
         self.claim_tile = t
-        self._options = {}
         self._answers = {}
-        self._wins = {}
-        for i in (1, 2, 3):  # only a real robbery opens the window, in either false_win mode
-            s = (k + i) % 4
-            res = None
-            if t in self._waits[s]:
-                res = self._score(s, t, self_drawn=False, last_copy=False, last_tile=False,
-                                  kong_win=True)
-                self._wins[s] = res
-            if res is not None:
-                self._options[s] = [A.PASS, A.WIN]
+        self._options, self._wins = rob_options(self._windows[k], self.rules, t)
         if not self._options:
             self._complete_added_kong()
 

@@ -16,17 +16,24 @@ A wall is a permutation of the profile's tiles, laid out one of two ways
 
 The engine asks the wall, not the profile, the questions whose answer depends on the layout —
 may this seat draw, is this the last tile, may this seat declare a kong — so the game logic
-has no branch on the profile.
+has no branch on the profile. :class:`WallCounts` answers them, once for both layouts, from how
+many tiles are left where each seat takes its tiles: the walls here are WallCounts that also
+hold their tiles, and a seat that knows only its own view builds one from what it has counted
+(``Wall.counts_seen`` / ``SeatWalls.counts_seen``), so it answers exactly as the wall does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mjenv.engine.rules import RuleConfig
 from mjenv.tiles import tile_code, tile_id
+
+if TYPE_CHECKING:
+    from mjenv.engine.seat_view import SeatView
 
 
 def _checked_ids(rules: RuleConfig, tiles: Sequence[int | str]) -> list[int]:
@@ -56,19 +63,59 @@ def _shuffled_ids(rules: RuleConfig, seed: int | None) -> list[int]:
     return [int(t) for t in tiles]
 
 
-class Wall:
+class WallCounts:
+    """How many tiles are left where each seat takes its tiles, and the three layout-dependent
+    rules over them, written once for every layout (§1.5, §1.6, §1.8).
+
+    ``counts[s]`` is the tiles left where seat ``s`` takes every tile it gets: the one wall
+    with the shared layout (the four counts are equal and move together), its own part with
+    per-seat walls. With the shared wall "the next seat's count is 0" is "the wall is empty"
+    and both kong conditions are "the wall is not empty", the rules of §1.5–§1.6.
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts: list[int] = list(counts)
+        if len(self.counts) != 4:
+            raise ValueError(f"one count per seat, got {len(self.counts)}")
+
+    def left(self, seat: int) -> int:
+        """The tiles left where ``seat`` takes its tiles (draws and replacements)."""
+        return self.counts[seat]
+
+    def can_draw(self, seat: int) -> bool:
+        """Whether ``seat`` can draw (or be given a replacement) now; otherwise the hand is a
+        draw."""
+        return self.counts[seat] > 0
+
+    def is_last(self, actor: int) -> bool:
+        """Whether the tile ``actor`` just drew or discarded is the last one: the next seat has
+        no tile left to take. It gives 妙手回春 / 海底捞月, and such a discard may be claimed
+        only for a win."""
+        return self.counts[(actor + 1) % 4] <= 0
+
+    def can_kong(self, actor: int) -> bool:
+        """Whether ``actor`` may declare a kong: its replacement must exist and the kong must
+        not take the last tile, so both ``actor`` and the next seat have a tile left."""
+        counts = self.counts
+        return counts[actor] > 0 and counts[(actor + 1) % 4] > 0
+
+
+class Wall(WallCounts):
     """The shared wall: a double-ended wall over an immutable tile tuple (:meth:`clone` is
     cheap). The ``seat`` arguments are accepted for the common interface and ignored."""
 
-    __slots__ = ("tiles", "head", "tail", "seed")
+    __slots__ = ("tiles", "tail", "seed")
 
     layout = "shared"
 
     def __init__(self, tiles: Sequence[int], seed: int | None = None) -> None:
         self.tiles: tuple[int, ...] = tuple(tiles)
-        self.head = 0
-        self.tail = len(self.tiles)  # exclusive: the next replacement is tiles[tail - 1]
+        self.tail = len(self.tiles)
+        """One past the next replacement tile: it is ``tiles[tail - 1]``."""
         self.seed = seed
+        super().__init__([len(self.tiles)] * 4)
 
     @classmethod
     def shuffled(cls, rules: RuleConfig, seed: int | None = None) -> Wall:
@@ -81,9 +128,19 @@ class Wall:
         of the profile's tiles."""
         return cls(_checked_ids(rules, tiles))
 
+    @staticmethod
+    def counts_seen(view: SeatView) -> WallCounts:
+        """The wall as ``view``'s seat has counted it: the one wall, every seat's source."""
+        return WallCounts([view.tiles_left] * 4)
+
+    @property
+    def head(self) -> int:
+        """The next tile drawn: ``tiles[head]``."""
+        return self.tail - self.counts[0]
+
     @property
     def remaining(self) -> int:
-        return self.tail - self.head
+        return self.counts[0]
 
     def deal(self, dealer: int) -> list[list[int]]:
         """The 13 tiles of each seat (indexed by seat), dealt 4 + 4 + 4 + 1 from the head."""
@@ -98,52 +155,43 @@ class Wall:
 
     def draw(self, seat: int = 0) -> int:
         """The head tile."""
-        if self.head >= self.tail:
+        counts = self.counts
+        n = counts[0]
+        if n <= 0:
             raise IndexError("the wall is empty")
-        t = self.tiles[self.head]
-        self.head += 1
-        return t
+        counts[0] = counts[1] = counts[2] = counts[3] = n - 1  # every seat's source
+        return self.tiles[self.tail - n]
 
     def draw_replacement(self, seat: int = 0) -> int:
         """The tail tile (flower and kong replacements)."""
-        if self.head >= self.tail:
+        counts = self.counts
+        n = counts[0]
+        if n <= 0:
             raise IndexError("the wall is empty")
+        counts[0] = counts[1] = counts[2] = counts[3] = n - 1
         self.tail -= 1
         return self.tiles[self.tail]
 
-    def can_draw(self, seat: int) -> bool:
-        """Whether ``seat`` can draw (or be given a replacement) now."""
-        return self.head < self.tail
-
-    def is_last(self, actor: int) -> bool:
-        """Whether the tile ``actor`` just drew or discarded is the last one (§1.5: the wall is
-        empty): it gives 妙手回春 / 海底捞月, and such a discard may be claimed only for a win."""
-        return self.head >= self.tail
-
-    def can_kong(self, actor: int) -> bool:
-        """Whether ``actor`` may declare a kong: a replacement must exist (§1.6)."""
-        return self.head < self.tail
-
     def remaining_tiles(self) -> tuple[int, ...]:
-        return self.tiles[self.head:self.tail]
+        return self.tiles[self.tail - self.counts[0]:self.tail]
 
     def clone(self) -> Wall:
         w = Wall.__new__(Wall)
         w.tiles = self.tiles
-        w.head = self.head
         w.tail = self.tail
         w.seed = self.seed
+        w.counts = self.counts[:]
         return w
 
 
-class SeatWalls:
+class SeatWalls(WallCounts):
     """Botzone's per-seat walls (rules §1.8): four parts of the tile list, each drawn from its end.
 
-    ``ends[i]`` is one past the next tile of part ``i`` (part ``i`` holds
-    ``tiles[i*L : ends[i]]``, L = len(tiles) / 4), so :meth:`clone` copies four ints.
+    ``counts[i]`` is the tiles left in part ``i`` (part ``i`` holds
+    ``tiles[i*L : i*L + counts[i]]``, L = len(tiles) / 4), so :meth:`clone` copies four ints.
     """
 
-    __slots__ = ("tiles", "part", "ends", "seed")
+    __slots__ = ("tiles", "part", "seed")
 
     layout = "per_seat"
 
@@ -152,8 +200,8 @@ class SeatWalls:
         if len(self.tiles) % 4:
             raise ValueError(f"per-seat walls need a multiple of 4 tiles, got {len(self.tiles)}")
         self.part = len(self.tiles) // 4
-        self.ends = [self.part * (i + 1) for i in range(4)]
         self.seed = seed
+        super().__init__([self.part] * 4)
 
     @classmethod
     def shuffled(cls, rules: RuleConfig, seed: int | None = None) -> SeatWalls:
@@ -165,50 +213,41 @@ class SeatWalls:
         profile's tiles."""
         return cls(_checked_ids(rules, tiles))
 
-    def left(self, seat: int) -> int:
-        """The tiles left in ``seat``'s part."""
-        return self.ends[seat] - self.part * seat
+    @staticmethod
+    def counts_seen(view: SeatView) -> WallCounts:
+        """The walls as ``view``'s seat has counted them: each part less what its seat took."""
+        return WallCounts([view.seat_tiles_left(s) for s in range(4)])
 
     @property
     def remaining(self) -> int:
-        return sum(self.left(s) for s in range(4))
+        return sum(self.counts)
 
     def deal(self, dealer: int) -> list[list[int]]:
         """The 13 tiles of each seat, from the end of its own part."""
         return [[self.draw(s) for _ in range(13)] for s in range(4)]
 
     def draw(self, seat: int = 0) -> int:
-        if self.ends[seat] <= self.part * seat:
+        n = self.counts[seat] - 1
+        if n < 0:
             raise IndexError(f"seat {seat}'s wall is empty")
-        self.ends[seat] -= 1
-        return self.tiles[self.ends[seat]]
+        self.counts[seat] = n
+        return self.tiles[self.part * seat + n]
 
     draw_replacement = draw
     """Replacements come from the same end of the seat's own part."""
 
-    def can_draw(self, seat: int) -> bool:
-        return self.ends[seat] > self.part * seat
-
-    def is_last(self, actor: int) -> bool:
-        """The part of the seat after ``actor`` is empty (§1.8)."""
-        return not self.can_draw((actor + 1) % 4)
-
-    def can_kong(self, actor: int) -> bool:
-        """Both ``actor``'s part and the next seat's part hold a tile (§1.8)."""
-        return self.can_draw(actor) and self.can_draw((actor + 1) % 4)
-
     def remaining_tiles(self) -> tuple[int, ...]:
         out: list[int] = []
         for s in range(4):
-            out.extend(self.tiles[self.part * s:self.ends[s]])
+            out.extend(self.tiles[self.part * s:self.part * s + self.counts[s]])
         return tuple(out)
 
     def clone(self) -> SeatWalls:
         w = SeatWalls.__new__(SeatWalls)
         w.tiles = self.tiles
         w.part = self.part
-        w.ends = self.ends[:]
         w.seed = self.seed
+        w.counts = self.counts[:]
         return w
 
 

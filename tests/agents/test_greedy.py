@@ -22,7 +22,6 @@ from mjenv.encoders.default import (
     SEAT_WIND,
     UNSEEN,
 )
-from mjenv.mahjong_env import SEAT_OF
 from mjenv.shanten import analyze_counts, shanten_counts
 from mjenv.tiles import EAST, parse_tiles, tile_id, to_counts
 from mjenv_agents.greedy import GreedyShantenAgent, discard_preference
@@ -164,7 +163,7 @@ def _check_decision(env, agent_name: str, obs: np.ndarray, mask: np.ndarray, a: 
         assert a == WIN
         stats["wins"] += 1
         return
-    view = env._view_now(SEAT_OF[agent_name])
+    view = env.view(agent_name)
     hand, n = list(view.hand), len(view.melds[view.seat])
     f = read_observation(obs, mask)
     assert f.hand == hand

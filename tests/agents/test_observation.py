@@ -27,7 +27,7 @@ def _expected_melds(view, seat: int, r: int) -> tuple[list[tuple[str, int]], int
 
 def _check(env, agent: str, obs: np.ndarray, mask: np.ndarray) -> None:
     seat = SEAT_OF[agent]
-    view = env._view_now(seat)
+    view = env.view(agent)
     f = read_observation(obs, mask)
     assert f.num_tiles == env.rules.num_tiles
     assert f.hand == list(view.hand)

@@ -4,12 +4,14 @@ Random legal games are played through :class:`mjenv.botzone.Judge`; every seat's
 :class:`~mjenv.botzone.seat.BotSeat` is fed its request of every turn, and at every live turn
 its legal actions must be exactly the engine's for that seat (empty when the engine does not
 ask it) and its observation exactly what the env's encoder makes of the engine's own view of
-the seat.
+the seat. The same legality rules over a seat's view (:class:`ViewFacts`) must also give the
+engine's legal actions in the other profiles (the shared wall, flowers, ``false_win``).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,7 +19,10 @@ import pytest
 from mjenv import actions as A
 from mjenv.botzone import Judge
 from mjenv.botzone.seat import BotSeat, ProtocolError, action_of, response_of
+from mjenv.botzone.seat_legal import ViewFacts
 from mjenv.encoders import make_encoder
+from mjenv.engine import BOTZONE, MCR, Game, RuleConfig
+from mjenv.engine.legal import claim_options, play_actions, rob_options
 from mjenv.engine.seat_view import SeatView
 from mjenv.tiles import CODES
 
@@ -73,6 +78,59 @@ def check_game(seed: int, flowers: bool = False) -> Judge:
 def test_seat_view_and_legality_match_the_engine(seed: int) -> None:
     judge = check_game(seed, flowers=seed % 4 == 3)
     assert judge.finish is not None and judge.finish.action in ("HU", "HUANG")
+
+
+def view_legal(view: SeatView, rules: RuleConfig, kong_draw: bool) -> list[int]:
+    """The seat's legal actions from its view alone (``kong_draw``: its own kong's
+    replacement, which it knows)."""
+    me, t, d = view.seat, view.claim_tile, view.claim_from
+    if view.over:
+        return []
+    facts = ViewFacts(view, rules)
+    if t >= 0 and d != me:
+        opts, _ = (rob_options((facts,), rules, t) if view.claim_rob
+                   else claim_options((facts,), rules, t, d))
+        return opts.get(me, [])
+    if view.drawn >= 0 or (view.last_actor == me and t < 0):  # its draw, or its own claim
+        return play_actions(facts, rules, view.drawn, kong_draw)
+    return []
+
+
+PROFILES = {"mcr": MCR, "mcr-penalize": replace(MCR, false_win="penalize"),
+            "mcr-no-flowers": replace(MCR, flowers=False),
+            "botzone-penalize": replace(BOTZONE, false_win="penalize"),
+            "botzone-flowers": replace(BOTZONE, flowers=True)}
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_view_facts_give_the_engines_legal_actions(profile: str) -> None:
+    rules = PROFILES[profile]
+    kinds: set[int] = set()
+    for seed in range(40):
+        dealer = seed % 4 if rules.fixed_dealer is None else rules.fixed_dealer
+        game = Game(rules, seed=seed, dealer=dealer, prevalent_wind=seed % 4)
+        views = [SeatView(s, dealer=dealer, prevalent_wind=seed % 4,
+                          num_tiles=rules.num_tiles) for s in range(4)]
+        rng = random.Random(seed)
+        fresh = True  # a new decision: no seat has answered yet (an answer is not in a view)
+        while not game.is_over:
+            for s, view in enumerate(views):
+                view.extend(game.events[view.num_events:])
+                kong_draw = game.kong_draw and game.current == s
+                if fresh:
+                    assert view_legal(view, rules, kong_draw) == game.legal_actions(s), \
+                        (profile, seed, s, len(game.actions))
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            kinds.update(A.decode(a)[0] for a in legal)
+            real_win = A.WIN in legal and rules.false_win == "mask"
+            fresh = bool(game.step(seat, A.WIN if real_win and seed % 2 else
+                                   rng.choice([a for a in legal if a != A.WIN] or legal)))
+    # chows, pungs and kongs were offered and checked, and wins where random play reaches
+    # them (the per-seat walls end a hand when one part is empty: random hands rarely win)
+    assert {A.K_CHOW, A.K_PUNG} <= kinds, (profile, kinds)
+    assert kinds & {A.K_KONG, A.K_CONCEALED_KONG, A.K_ADDED_KONG}, (profile, kinds)
+    assert A.K_WIN in kinds or rules.wall_layout == "per_seat", (profile, kinds)
 
 
 def test_responses_round_trip() -> None:

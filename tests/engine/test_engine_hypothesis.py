@@ -94,11 +94,12 @@ def advance(game: Game, choices: Iterator[int], steps: int | None = None, *,
 
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything in the game's state, copied (the wall by its remaining tiles), plus the
-    public views of it. Left out: the lazily filled cache of the legal actions and the events
-    buffer of the last step (scratch, not state). The FanResults of ``_wins`` are immutable
-    (and cannot be deep-copied): that dict is copied one level deep."""
+    public views of it. Left out: the lazily filled cache of the legal actions, the events
+    buffer of the last step (scratch, not state) and the seats' facts (views of the lists
+    above, and the waits, kept below). The FanResults of ``_wins`` are immutable (and cannot
+    be deep-copied): that dict is copied one level deep."""
     state = {k: dict(v) if k == "_wins" else copy.deepcopy(v) for k, v in vars(game).items()
-             if k not in ("wall", "_play_legal", "_out")}
+             if k not in ("wall", "_play_legal", "_out", "_facts", "_windows")}
     state["wall"] = (type(game.wall), game.wall.tiles, game.wall.remaining_tiles(),
                      game.wall.seed)
     state["record"] = to_json(record_of(game))

@@ -62,7 +62,7 @@ def _shown(game: Game, t: int) -> int:
 def _last_tile(env: MahjongEnv, actor: int, observer: int) -> bool:
     """Whether the tile ``actor`` just drew or discarded is the last one, counted from
     ``observer``'s view (shared wall: empty; per-seat walls: the next seat's part is empty)."""
-    view = env._view_now(observer)
+    view = env.view(AGENTS[observer])
     if env.rules.wall_layout == "shared":
         return view.tiles_left == 0
     return view.seat_tiles_left((actor + 1) % 4) == 0
@@ -250,7 +250,7 @@ def play_hand(env: MahjongEnv, seed: int, tally: Tally) -> None:
         tally.win_bits += int(mask[A.WIN])
         tally.real_wins_offered += int(win is not None)
 
-        action = choose(rng, legal, win, penalize, greedy, env._view_now(seat))
+        action = choose(rng, legal, win, penalize, greedy, env.view(AGENTS[seat]))
         if action == A.WIN:
             if d.kind in ("claim", "rob"):
                 window_wins[seat] = win

@@ -107,7 +107,7 @@ class LoggedSeatWalls(SeatWalls):
         self.log: list[tuple[int, int]] = []
 
     def draw(self, seat: int = 0) -> int:
-        pos = self.ends[seat] - 1
+        pos = self.part * seat + self.left(seat) - 1
         t = super().draw(seat)
         self.log.append((pos, seat))
         return t
@@ -116,7 +116,7 @@ class LoggedSeatWalls(SeatWalls):
         return self.draw(seat)
 
     def hidden_positions(self) -> list[int]:
-        return [p for s in range(4) for p in range(self.part * s, self.ends[s])]
+        return [p for s in range(4) for p in range(self.part * s, self.part * s + self.left(s))]
 
 
 def logged_make_wall(rules: RuleConfig, tiles: Sequence[int | str] | None = None,
@@ -254,7 +254,7 @@ def snapshot(env: MahjongEnv, seat: int) -> dict[str, Any]:
     """Everything ``seat`` gets from the env now (the oracle separately)."""
     agent = AGENTS[seat]
     obs = env.observe(agent)
-    view = env._view_now(seat)
+    view = env.view(agent)
     snap: dict[str, Any] = {
         "observation": (obs["observation"].dtype.str, obs["observation"].shape,
                         obs["observation"].tobytes()),
@@ -310,7 +310,7 @@ def test_permuting_hidden_tiles_changes_nothing_a_seat_sees(rules: str, encoder:
             assert env.agent_selection == AGENTS[seat]
         before = snapshot(env, seat)
         oracle_before = env.observe(AGENTS[seat])["oracle"].tobytes()
-        view_before = env._view_now(seat).clone()
+        view_before = env.view(AGENTS[seat]).clone()
         hands_before = [game.hands[s][:] for s in range(4)]
 
         positions = hidden_from(game, seat)
@@ -328,7 +328,7 @@ def test_permuting_hidden_tiles_changes_nothing_a_seat_sees(rules: str, encoder:
         if target[1] != END:
             assert env.agent_selection == AGENTS[seat]
         assert game.hands[seat] == hands_before[seat]
-        assert env._view_now(seat) == view_before
+        assert env.view(AGENTS[seat]) == view_before
         after = snapshot(env, seat)
         for name in before:
             assert after[name] == before[name], (
