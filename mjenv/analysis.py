@@ -2,8 +2,9 @@
 scores, and which discard of a 14-tile hand keeps it closest to ready.
 
 * :func:`waits`: the winning tiles of a ready 13-form hand, each scored by the fan calculator
-  (:func:`mjenv.fans.calculate`) under the given flags, with whether it reaches the 8-point
-  minimum and how many copies are still unseen.
+  (:func:`mjenv.fans.calculate`) under the given flags (a :class:`~mjenv.fans.WinContext`,
+  or its seven keywords), with whether it reaches the 8-point minimum and how many copies are
+  still unseen.
 * :func:`best_discards`: for a 14-form hand, each distinct discard with the shanten it leaves
   and the useful tiles it keeps, best first.
 * :func:`analyze_hand`: both, with the shanten of every shape (what ``mjenv hand`` prints).
@@ -13,13 +14,15 @@ Shanten, useful tiles and their conventions are those of :mod:`mjenv.shanten`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import overload
 
-from mjenv.fans import FanResult, calculate
-from mjenv.inputs import flag, small_int
+from mjenv.fans import FanResult, InvalidHandError, WinContext, calculate
+from mjenv.fans.context import UNSET
+from mjenv.fans.hand import resolve_context
 from mjenv.melds import KONG_KINDS, Meld
 from mjenv.shanten import CheckedHand, ShantenResult, analyze_counts, seen_counts_of
-from mjenv.tiles import CODES, NUM_KINDS
+from mjenv.tiles import NUM_KINDS
 
 # ---------------------------------------------------------------- results
 
@@ -91,31 +94,17 @@ class HandAnalysis:
 # ---------------------------------------------------------------- flags
 
 
-@dataclass(frozen=True, slots=True)
-class _Flags:
-    self_drawn: bool
-    last_copy: bool
-    last_tile: bool
-    kong_win: bool
-    seat_wind: int
-    prevalent_wind: int
-    flowers: int
-
-
-def _flags(melds: list[Meld], self_drawn: object, last_copy: object, last_tile: object,
-           kong_win: object, seat_wind: object, prevalent_wind: object,
-           flowers: object) -> _Flags:
-    """The flags checked once for every wait (the calculator checks them again per wait)."""
-    flags = _Flags(flag(self_drawn, "self_drawn"), flag(last_copy, "last_copy"),
-                   flag(last_tile, "last_tile"), flag(kong_win, "kong_win"),
-                   small_int(seat_wind, "seat_wind", 3),
-                   small_int(prevalent_wind, "prevalent_wind", 3),
-                   small_int(flowers, "flowers", 8))
-    if flags.kong_win and flags.self_drawn and not any(m.kind in KONG_KINDS for m in melds):
-        raise ValueError("kong_win with self_drawn (杠上开花) needs a kong")
-    if flags.kong_win and not flags.self_drawn and flags.last_tile:
-        raise ValueError("robbing a kong (抢杠和) cannot be on the last tile")
-    return flags
+def _context(melds: list[Meld], context: WinContext | None, self_drawn: object,
+             last_copy: object, last_tile: object, kong_win: object, seat_wind: object,
+             prevalent_wind: object, flowers: object) -> WinContext:
+    """The flags, checked once for every wait (robbing a kong of a tile the player holds is
+    checked per wait: that wait says why it cannot happen)."""
+    found = resolve_context(context, self_drawn, last_copy, last_tile, kong_win, seat_wind,
+                            prevalent_wind, flowers)
+    why = found.conflict(any(m.kind in KONG_KINDS for m in melds))
+    if why:
+        raise InvalidHandError(why)
+    return found
 
 
 # ---------------------------------------------------------------- waits
@@ -126,27 +115,27 @@ def _standing(counts: list[int]) -> list[int]:
 
 
 def _waits_of(counts: list[int], melds: list[Meld], own: list[int], seen: list[int] | None,
-              winning: tuple[int, ...], flags: _Flags) -> tuple[Wait, ...]:
+              winning: tuple[int, ...], context: WinContext) -> tuple[Wait, ...]:
     """Score each winning tile of a ready 13-form hand given as counts."""
     standing = _standing(counts)
+    has_kong = any(m.kind in KONG_KINDS for m in melds)
     out: list[Wait] = []
     for t in winning:
         unseen = 4 - own[t] - (seen[t] if seen is not None else 0)
         if own[t] >= 4:
             out.append(Wait(t, 0, None, "all four copies are in the hand and melds"))
             continue
-        if flags.kong_win and not flags.self_drawn and own[t]:
-            out.append(Wait(t, unseen, None, f"robbing a kong of {CODES[t]} is impossible "
-                            "while holding or having melded a copy"))
+        why = context.conflict(has_kong, t, own[t])  # robbing a kong of a tile held
+        if why:
+            out.append(Wait(t, unseen, None, why))
             continue
         # 和绝张 follows from the seen tiles when they are given: the three other copies
         # in view (seen, or in the player's own melds)
-        last_copy = flags.last_copy or (seen is not None and seen[t] + own[t] - counts[t] == 3)
-        result = calculate(standing, melds, t, self_drawn=flags.self_drawn,
-                           last_copy=last_copy, last_tile=flags.last_tile,
-                           kong_win=flags.kong_win, seat_wind=flags.seat_wind,
-                           prevalent_wind=flags.prevalent_wind, flowers=flags.flowers)
-        out.append(Wait(t, unseen, result))
+        won = context
+        if (not context.last_copy and seen is not None
+                and seen[t] + own[t] - counts[t] == 3):
+            won = replace(context, last_copy=True)
+        out.append(Wait(t, unseen, calculate(standing, melds, t, context=won)))
     return tuple(out)
 
 
@@ -159,32 +148,46 @@ def _prepare(hand: object, melds: object, seen: object, seen_counts: object
     return h, table
 
 
+@overload
 def waits(hand: object, melds: object = (), *, seen: object = None, seen_counts: object = None,
-          self_drawn: object = False, last_copy: object = False, last_tile: object = False,
-          kong_win: object = False, seat_wind: object = 0, prevalent_wind: object = 0,
-          flowers: object = 0) -> tuple[Wait, ...]:
+          context: WinContext | None) -> tuple[Wait, ...]: ...
+
+
+@overload
+def waits(hand: object, melds: object = (), *, seen: object = None, seen_counts: object = None,
+          self_drawn: object = ..., last_copy: object = ..., last_tile: object = ...,
+          kong_win: object = ..., seat_wind: object = ..., prevalent_wind: object = ...,
+          flowers: object = ...) -> tuple[Wait, ...]: ...
+
+
+def waits(hand: object, melds: object = (), *, seen: object = None, seen_counts: object = None,
+          context: WinContext | None = None, self_drawn: object = UNSET,
+          last_copy: object = UNSET, last_tile: object = UNSET, kong_win: object = UNSET,
+          seat_wind: object = UNSET, prevalent_wind: object = UNSET,
+          flowers: object = UNSET) -> tuple[Wait, ...]:
     """The winning tiles of a ready hand (13 − 3·melds standing tiles, shanten 0), each
     scored as if the hand won on it; empty when the hand is not ready.
 
     Input as :func:`mjenv.shanten.analyze`; the flags are those of
-    :func:`mjenv.fans.calculate` and apply to every wait, except that with seen tiles given,
-    和绝张 (``last_copy``) is also set for a tile whose three other copies are in view (seen or
-    in the player's melds). Raises ``ValueError`` for input that cannot be a hand and for
-    impossible flags.
+    :func:`mjenv.fans.calculate` (a ``context``, or its seven keywords, not both) and apply to
+    every wait, except that with seen tiles given, 和绝张 (``last_copy``) is also set for a
+    tile whose three other copies are in view (seen or in the player's melds). Raises
+    ``ValueError`` for input that cannot be a hand and for impossible flags (``TypeError`` for
+    both a context and flag keywords).
     """
     h, table = _prepare(hand, melds, seen, seen_counts)
-    flags = _flags(h.melds, self_drawn, last_copy, last_tile, kong_win, seat_wind,
-                   prevalent_wind, flowers)
+    context = _context(h.melds, context, self_drawn, last_copy, last_tile, kong_win, seat_wind,
+                       prevalent_wind, flowers)
     if h.discard_first:
         raise ValueError(f"waits are for a hand waiting for a tile ({13 - 3 * h.n_melds} "
                          f"standing tiles); this one has {h.size}: see best_discards")
     result = analyze_counts(h.counts, h.n_melds, h.own, table)
     if result.shanten != 0:
         return ()
-    return _waits_of(h.counts, h.melds, h.own, table, result.useful, flags)
+    return _waits_of(h.counts, h.melds, h.own, table, result.useful, context)
 
 
-def _discards(h: CheckedHand, table: list[int] | None, flags: _Flags | None
+def _discards(h: CheckedHand, table: list[int] | None, context: WinContext | None
               ) -> tuple[Discard, ...]:
     """Every distinct discard; the discarded copy is on the table then, so it counts as seen
     (a wait on the discarded kind has one unseen copy fewer)."""
@@ -200,8 +203,8 @@ def _discards(h: CheckedHand, table: list[int] | None, flags: _Flags | None
         seen[t] += 1
         after = analyze_counts(counts, h.n_melds, own, seen)
         found: tuple[Wait, ...] = ()
-        if flags is not None and after.shanten == 0:
-            found = _waits_of(counts, h.melds, own, seen, after.useful, flags)
+        if context is not None and after.shanten == 0:
+            found = _waits_of(counts, h.melds, own, seen, after.useful, context)
         counts[t] += 1
         own[t] += 1
         seen[t] -= 1
@@ -227,21 +230,34 @@ def best_discards(hand: object, melds: object = (), *, seen: object = None,
     return _discards(h, table, None)
 
 
+@overload
 def analyze_hand(hand: object, melds: object = (), *, seen: object = None,
-                 seen_counts: object = None, self_drawn: object = False,
-                 last_copy: object = False, last_tile: object = False,
-                 kong_win: object = False, seat_wind: object = 0, prevalent_wind: object = 0,
-                 flowers: object = 0) -> HandAnalysis:
+                 seen_counts: object = None, context: WinContext | None) -> HandAnalysis: ...
+
+
+@overload
+def analyze_hand(hand: object, melds: object = (), *, seen: object = None,
+                 seen_counts: object = None, self_drawn: object = ..., last_copy: object = ...,
+                 last_tile: object = ..., kong_win: object = ..., seat_wind: object = ...,
+                 prevalent_wind: object = ..., flowers: object = ...) -> HandAnalysis: ...
+
+
+def analyze_hand(hand: object, melds: object = (), *, seen: object = None,
+                 seen_counts: object = None, context: WinContext | None = None,
+                 self_drawn: object = UNSET, last_copy: object = UNSET,
+                 last_tile: object = UNSET, kong_win: object = UNSET,
+                 seat_wind: object = UNSET, prevalent_wind: object = UNSET,
+                 flowers: object = UNSET) -> HandAnalysis:
     """Shanten and useful tiles of any hand; for a ready 13-form hand its scored waits, for a
     14-form hand every discard best first, with the scored waits of those that leave it
     ready. Arguments as :func:`waits`."""
     h, table = _prepare(hand, melds, seen, seen_counts)
-    flags = _flags(h.melds, self_drawn, last_copy, last_tile, kong_win, seat_wind,
-                   prevalent_wind, flowers)
+    context = _context(h.melds, context, self_drawn, last_copy, last_tile, kong_win, seat_wind,
+                       prevalent_wind, flowers)
     result = analyze_counts(h.counts, h.n_melds, h.own, table)
     if h.discard_first:
-        return HandAnalysis(result, (), _discards(h, table, flags))
+        return HandAnalysis(result, (), _discards(h, table, context))
     found: tuple[Wait, ...] = ()
     if result.shanten == 0:
-        found = _waits_of(h.counts, h.melds, h.own, table, result.useful, flags)
+        found = _waits_of(h.counts, h.melds, h.own, table, result.useful, context)
     return HandAnalysis(result, found, ())

@@ -20,12 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from itertools import combinations_with_replacement, permutations
+from typing import NamedTuple
 
 from mjenv.melds import Meld
 from mjenv.tiles import EAST, NUM_KINDS, to_counts
 
 SuitReading = tuple[tuple[int, ...], tuple[int, ...], int]
-"""(chow first ranks 0..6, pung ranks 0..8, pair rank or -1) within one suit."""
+"""(chow first ranks 0..6, pung ranks 0..8, pair rank or -1) within one suit, always unpacked
+(never read by index). A plain tuple, not a ``NamedTuple``: the table holds 32,000 of them,
+built at import, and as ``NamedTuple`` objects they made the import a third longer (measured
+in instructions, compiled and not)."""
 
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: tuple[int, ...] = tuple(range(EAST, NUM_KINDS))
@@ -52,7 +56,8 @@ def _dfs_order(key: tuple[int, ...], reading: SuitReading) -> list[int]:
     first finds this reading. Readings are listed in that order so that, when two readings
     tie on total, the calculator shows the one PyMahjongGB shows more often."""
     counts = list(key)
-    chows, pungs = list(reading[0]), list(reading[1])
+    chow_ranks, pung_ranks, _ = reading
+    chows, pungs = list(chow_ranks), list(pung_ranks)
     steps: list[int] = []
     while any(counts):
         rank = next(i for i, c in enumerate(counts) if c)
@@ -116,9 +121,20 @@ def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
     return _SUIT_TABLE.get(key, ())
 
 
-GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
-"""(size mod 3, complete with sets only, complete with one pair, ranks completing it with
-sets only, ranks completing it with a pair) of one suit, or of the honours."""
+class GroupInfo(NamedTuple):
+    """What one suit (its 9 counts), or the honours (their 7 counts), is for the wait finders:
+    ranks are 0..8 within the suit (0..6 for the honours, from East)."""
+
+    rem: int
+    """The number of tiles mod 3."""
+    complete: bool
+    """It splits into sets only."""
+    complete_with_pair: bool
+    """It splits into sets and one pair."""
+    waits: tuple[int, ...]
+    """Ranks whose one more copy makes it ``complete`` (sets only; a fifth copy counts)."""
+    waits_with_pair: tuple[int, ...]
+    """Ranks whose one more copy makes it ``complete_with_pair`` (a fifth copy counts)."""
 
 
 _SUIT_INFO: dict[tuple[int, ...], GroupInfo] = {}
@@ -149,7 +165,8 @@ def _suit_group_info_of(key: tuple[int, ...]) -> GroupInfo:
         for rank in range(9):  # a fifth copy counts too (PyMahjongGB's 独听 rule)
             if (key[:rank] + (key[rank] + 1,) + key[rank + 1:]) in _SUIT_TABLE:
                 (waits_sets if rem == 2 else waits_pair).append(rank)
-    return rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets), tuple(waits_pair)
+    return GroupInfo(rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets),
+                     tuple(waits_pair))
 
 
 def honor_group_info(key: tuple[int, ...]) -> GroupInfo:
@@ -176,7 +193,7 @@ def _honor_group_info_of(key: tuple[int, ...]) -> GroupInfo:
             waits_sets = tuple(doubles)
         elif len(singles) == 1 and not doubles:
             waits_pair = tuple(singles)
-    return rem, ok and not doubles, ok and len(doubles) == 1, waits_sets, waits_pair
+    return GroupInfo(rem, ok and not doubles, ok and len(doubles) == 1, waits_sets, waits_pair)
 
 
 def _group_infos(counts: Sequence[int]) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
@@ -198,7 +215,8 @@ def is_regular_complete(counts: Sequence[int]) -> bool:
             readings = _SUIT_TABLE.get(key)
             if readings is None:
                 return False
-            if readings[0][2] >= 0:
+            _, _, pair = readings[0]  # a suit's size fixes whether it holds the pair
+            if pair >= 0:
                 pair_groups += 1
     for t in range(EAST, NUM_KINDS):
         c = counts[t]
@@ -213,20 +231,20 @@ def regular_waits(counts: Sequence[int]) -> list[int]:
     """Kinds that complete standing tiles (3k+1 of them) as sets + one pair. A kind of
     which all four copies are already held still counts (a "fifth copy"), as in PyMahjongGB."""
     infos = _group_infos(counts)
-    rems = [info[0] for info in infos]
+    rems = [info.rem for info in infos]
     waits: list[int] = []
     ones = rems.count(1)
     if ones == 1 and rems.count(0) == 3:
         g = rems.index(1)
-        if all(infos[h][1] for h in range(4) if h != g):
-            waits = [_GROUP_OFFSETS[g] + r for r in infos[g][4]]
+        if all(infos[h].complete for h in range(4) if h != g):
+            waits = [_GROUP_OFFSETS[g] + r for r in infos[g].waits_with_pair]
     elif ones == 0 and rems.count(2) == 2:
         twos = [g for g in range(4) if rems[g] == 2]
-        if all(infos[h][1] for h in range(4) if rems[h] == 0):
+        if all(infos[h].complete for h in range(4) if rems[h] == 0):
             for g in twos:
                 other = twos[0] if g == twos[1] else twos[1]
-                if infos[other][2]:
-                    waits += [_GROUP_OFFSETS[g] + r for r in infos[g][3]]
+                if infos[other].complete_with_pair:
+                    waits += [_GROUP_OFFSETS[g] + r for r in infos[g].waits]
     return sorted(waits)
 
 

@@ -717,7 +717,7 @@ def analyze_counts(counts: list[int], n_melds: int, own: Sequence[int] | None = 
                      for t in range(NUM_KINDS)]
     thirteen = sum(counts) % 3 == 1
     values = shape_values(counts, n_melds, thirteen)
-    best = min(v[1] for v in values)
+    best = min(s for _, s, _ in values)
     shapes: list[ShapeShanten] = []
     overall: set[int] = set()
     for shape, s, useful in values:

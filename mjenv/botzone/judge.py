@@ -10,7 +10,7 @@ Finish(action='HU', player=3, scores=(-8, -17, -8, 33), ...)
 
 The game is played by :class:`mjenv.engine.Game`; this module only translates. Each *turn* of
 the judge sends one request to every seat and reads one response from every seat, in this order
-(rules §1.8, checked against real judge transcripts, kept in tests/golden/botzone_judge_logs.json.gz):
+(rules §1.8; checked against real judge transcripts, tests/golden/botzone_judge_logs.json.gz):
 
 ``INIT`` (``0 seat quan``), ``DEAL`` (``1 …``), then per event of the hand ``DRAW`` (``2 T`` to
 the drawer, ``3 p DRAW`` to the others), ``BUHUA`` (a flower drawn), ``PLAY`` / ``PENG`` /

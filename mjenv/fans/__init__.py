@@ -1,11 +1,14 @@
 """The MCR fan calculator: 81 fans plus the 明暗杠 extension, checked against PyMahjongGB.
 
->>> from mjenv.fans import calculate
+>>> from mjenv.fans import WinContext, calculate
 >>> calculate("1112345678999m", win_tile="W5", self_drawn=True).total
+92
+>>> calculate("1112345678999m", win_tile="W5", context=WinContext(self_drawn=True)).total
 92
 """
 
 from mjenv.fans.calculator import calculate, calculate_all, clear_tables
+from mjenv.fans.context import WinContext
 from mjenv.fans.result import (
     MINIMUM_POINTS,
     FanEntry,
@@ -27,6 +30,7 @@ __all__ = [
     "Group",
     "InvalidHandError",
     "NotWinError",
+    "WinContext",
     "calculate",
     "calculate_all",
     "clear_tables",

@@ -1,18 +1,22 @@
 """The calculator's input, checked and normalised, with the facts every reading shares.
 
 Tiles may come as ids, codes or one string in any notation; melds as ``Meld`` objects or their
-JSON dicts. Bad input raises ``InvalidHandError`` naming what is wrong. Flags are normalised as
-rules §3.1 says (和绝张 cleared when the winner holds a copy, forced by the winner's own melds).
+JSON dicts; the flags come as a :class:`~mjenv.fans.context.WinContext` (found or built from
+the keyword form by :func:`resolve_context`), already checked on their own; the combinations
+that depend on the hand are checked here, by the context's ``conflict``. Bad input raises
+``InvalidHandError`` naming what is wrong. 和绝张 is normalised as rules §3.1 says (cleared
+when the winner holds a copy, forced by the winner's own melds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mjenv.decompose import honor_group_info, suit_group_info
+from mjenv.fans.context import UNSET, WinContext
 from mjenv.fans.result import InvalidHandError
-from mjenv.inputs import KIND_OF, flag, meld_of, small_int, tile_kind, tile_kinds
+from mjenv.inputs import KIND_OF, meld_of, tile_kind, tile_kinds
 from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
 from mjenv.tiles import CODES, EAST, NUM_KINDS, tile_code
 
@@ -34,25 +38,88 @@ def _standing_tiles(values: str | Iterable[object]) -> list[int]:
     return tile_kinds(values, "hand", InvalidHandError)
 
 
-class PreparedHand:
-    """Validated input with normalised flags, and what every reading shares."""
+_FLAG_NAMES = ("self_drawn", "last_copy", "last_tile", "kong_win", "seat_wind",
+               "prevalent_wind", "flowers")
+_KEPT: Final[list[WinContext | None]] = [None] * (16 * 4 * 4 * 9)
+"""The contexts built from keywords, by an index of the flags' values (built when first
+asked for: each distinct set of flags makes one context)."""
 
-    __slots__ = ("standing", "counts", "melds", "win", "self_drawn", "last_copy", "last_tile",
-                 "kong_win", "seat_wind", "prevalent_wind", "flowers", "all_counts",
-                 "meld_chows", "meld_pung_tiles", "melded_kongs", "concealed_kongs",
-                 "n_exposed", "nine_gates", "regular_base", "_unique_wait")
+
+def resolve_context(context: object, self_drawn: Any = UNSET, last_copy: Any = UNSET,
+                    last_tile: Any = UNSET, kong_win: Any = UNSET, seat_wind: Any = UNSET,
+                    prevalent_wind: Any = UNSET, flowers: Any = UNSET) -> WinContext:
+    """The flags of a call that takes either ``context`` (a :class:`WinContext`, or None) or
+    the seven flag keywords (those not given are ``UNSET`` and take ``WinContext``'s
+    defaults). The checks are ``WinContext``'s; this only finds or builds the context, in this
+    compiled module because the keyword form runs on every call. Raises ``TypeError`` for a
+    context and keywords at once or a ``context`` that is not a ``WinContext``."""
+    # the common call first: all seven keywords, of exact types (1 == True, and the context
+    # of True must not answer for 1; UNSET is neither a bool nor an int)
+    if (context is None and type(self_drawn) is bool and type(last_copy) is bool
+            and type(last_tile) is bool and type(kong_win) is bool and type(seat_wind) is int
+            and type(prevalent_wind) is int and type(flowers) is int):
+        seat: int = seat_wind
+        prevalent: int = prevalent_wind
+        n_flowers: int = flowers
+        if 0 <= seat <= 3 and 0 <= prevalent <= 3 and 0 <= n_flowers <= 8:
+            index = ((1 if self_drawn else 0) + (2 if last_copy else 0)
+                     + (4 if last_tile else 0) + (8 if kong_win else 0)
+                     + 16 * (seat + 4 * prevalent + 16 * n_flowers))
+            found = _KEPT[index]
+            if found is None:  # WinContext checks the combination
+                found = _KEPT[index] = WinContext(self_drawn, last_copy, last_tile, kong_win,
+                                                  seat, prevalent, n_flowers)
+            return found
+        return WinContext(self_drawn, last_copy, last_tile, kong_win, seat, prevalent,
+                          n_flowers)  # raises, naming the number out of range
+    unset = UNSET
+    if context is not None:
+        if (self_drawn is unset and last_copy is unset and last_tile is unset
+                and kong_win is unset and seat_wind is unset and prevalent_wind is unset
+                and flowers is unset):
+            if not isinstance(context, WinContext):
+                raise TypeError(f"context must be a WinContext, got {context!r}")
+            return context
+        names = [name for name, value in zip(_FLAG_NAMES, (
+            self_drawn, last_copy, last_tile, kong_win, seat_wind, prevalent_wind, flowers),
+            strict=True) if value is not unset]
+        raise TypeError(f"pass either context= or the flag keywords, not both (got context "
+                        f"and {', '.join(names)})")
+    given = (self_drawn, last_copy, last_tile, kong_win, seat_wind, prevalent_wind, flowers)
+    if not any(value is unset for value in given):  # one of a wrong type: WinContext names it
+        return WinContext(self_drawn, last_copy, last_tile, kong_win, seat_wind,
+                          prevalent_wind, flowers)
+    return resolve_context(
+        None, False if self_drawn is unset else self_drawn,
+        False if last_copy is unset else last_copy, False if last_tile is unset else last_tile,
+        False if kong_win is unset else kong_win, 0 if seat_wind is unset else seat_wind,
+        0 if prevalent_wind is unset else prevalent_wind, 0 if flowers is unset else flowers)
+
+
+class PreparedHand:
+    """Validated input with the normalised 和绝张, and what every reading shares."""
+
+    __slots__ = ("standing", "counts", "melds", "win", "context", "self_drawn", "last_copy",
+                 "last_tile", "kong_win", "flowers", "all_counts", "meld_chows",
+                 "meld_pung_tiles", "melded_kongs", "concealed_kongs", "n_exposed",
+                 "nine_gates", "regular_base", "_last_copy_rule", "_unique_wait")
 
     standing: list[int]
     counts: list[int]
     all_counts: list[int]
     melds: list[Meld]
     win: int
+    context: WinContext
+    """How the hand was won, as given (checked)."""
+    # The flags scoring reads, copied from the context once the hand is known complete
+    # (begin_scoring; kong_win with the input checks): the calculator reads them on every
+    # reading, and compiled code reads an attribute of a plain Python object (the context)
+    # through a generic lookup, about ten times the cost of a native field.
     self_drawn: bool
     last_copy: bool
+    """和绝张 normalised (rules §3.1): not the context's flag when the hand decides it."""
     last_tile: bool
     kong_win: bool
-    seat_wind: int
-    prevalent_wind: int
     flowers: int
     meld_chows: tuple[int, ...]
     meld_pung_tiles: tuple[int, ...]
@@ -61,31 +128,15 @@ class PreparedHand:
     n_exposed: int
     nine_gates: bool
     regular_base: dict[int, int]
+    _last_copy_rule: int  # 和绝张: 0 cleared (a copy held), 1 forced (3 in own melds), -1 flag
 
     def __init__(self, hand: str | Iterable[object], melds: Iterable[object], win_tile: object,
-                 self_drawn: Any, last_copy: Any, last_tile: Any, kong_win: Any,
-                 seat_wind: Any, prevalent_wind: Any, flowers: Any) -> None:
+                 context: WinContext) -> None:
         standing = _standing_tiles(hand)
         meld_list = [m if type(m) is Meld else meld_of(m, InvalidHandError) for m in melds]
         win = _KIND_TO_ID.get(win_tile, -1) if not isinstance(win_tile, bool) else -1
         if win < 0:
             win = tile_kind(win_tile, "win_tile", InvalidHandError)
-        if not (type(self_drawn) is bool and type(last_copy) is bool
-                and type(last_tile) is bool and type(kong_win) is bool):
-            for value, name in ((self_drawn, "self_drawn"), (last_copy, "last_copy"),
-                                (last_tile, "last_tile"), (kong_win, "kong_win")):
-                flag(value, name, InvalidHandError)
-        if not (type(seat_wind) is int and 0 <= seat_wind <= 3 and type(prevalent_wind) is int
-                and 0 <= prevalent_wind <= 3 and type(flowers) is int and 0 <= flowers <= 8):
-            small_int(seat_wind, "seat_wind", 3, InvalidHandError)
-            small_int(prevalent_wind, "prevalent_wind", 3, InvalidHandError)
-            small_int(flowers, "flowers", 8, InvalidHandError)
-        self.self_drawn = self_drawn
-        self.last_tile = last_tile
-        self.kong_win = kong_win
-        self.seat_wind = seat_wind
-        self.prevalent_wind = prevalent_wind
-        self.flowers = flowers
         if len(meld_list) > 4:
             raise InvalidHandError(f"at most 4 melds, got {len(meld_list)}")
         expected = 13 - 3 * len(meld_list)
@@ -119,29 +170,19 @@ class PreparedHand:
                 meld_copies_of_win += m.tiles.count(win)
         else:
             all_counts = counts
-        has_kong = concealed_kongs + melded_kongs > 0
         if max(all_counts) > 4:
             t = max(range(NUM_KINDS), key=all_counts.__getitem__)
             raise InvalidHandError(f"more than 4 copies of {CODES[t]} ({all_counts[t]})")
-        if self.kong_win:
-            if self.self_drawn and not has_kong:
-                raise InvalidHandError("kong_win with self_drawn (杠上开花) needs a kong")
-            if not self.self_drawn:
-                if held_win or meld_copies_of_win:
-                    raise InvalidHandError(
-                        f"robbing a kong (抢杠和) is impossible while holding or having melded "
-                        f"{CODES[win]}")
-                if self.last_tile:
-                    raise InvalidHandError(
-                        "robbing a kong (抢杠和) cannot be on the last tile: a kong needs a "
-                        "replacement tile")
-        # 和绝张 normalised as rules §3.1: cleared when a copy is held, forced by own melds.
-        if held_win:
-            last_copy = False
-        elif meld_copies_of_win == 3:
-            last_copy = True
-        self.last_copy = last_copy
+        kong_win = self.kong_win = context.kong_win
+        if kong_win:
+            why = context.conflict(concealed_kongs + melded_kongs > 0, win,
+                                   counts[win] - 1 + meld_copies_of_win)
+            if why:
+                raise InvalidHandError(why)
+        # 和绝张 as rules §3.1 says: cleared when a copy is held, forced by the own melds
+        self._last_copy_rule = 0 if held_win else 1 if meld_copies_of_win == 3 else -1
         standing.append(win)
+        self.context = context
         self.standing = standing
         self.counts = counts
         self.melds = meld_list
@@ -152,17 +193,23 @@ class PreparedHand:
         self.concealed_kongs = concealed_kongs
         self.melded_kongs = melded_kongs
         self.n_exposed = len(meld_list) - concealed_kongs
-        self.nine_gates = False  # set with regular_base, once the hand is known complete
-        self.regular_base = _NO_FANS
+        self.nine_gates = False  # set by begin_scoring, once the hand is known complete
+        self.regular_base = _NO_FANS  # the fans every reading shares, set by the calculator
         self._unique_wait: bool | None = None
 
     def __str__(self) -> str:
         return describe_hand(self)
 
-    def set_scoring_base(self, base: dict[int, int]) -> None:
-        """Record the fans every reading shares; also the one fact only a complete hand
-        needs, 九莲宝灯's 1112345678999 before the win."""
-        self.regular_base = base
+    def begin_scoring(self) -> None:
+        """What only a complete hand needs: the flags, copied from the context with 和绝张
+        normalised (``kong_win`` is read with the input checks), and whether the hand is
+        九莲宝灯's 1112345678999 before the win."""
+        context = self.context
+        self.self_drawn = context.self_drawn
+        self.last_tile = context.last_tile
+        self.flowers = context.flowers
+        rule = self._last_copy_rule
+        self.last_copy = rule > 0 or (rule < 0 and context.last_copy)
         win, counts = self.win, self.counts
         self.nine_gates = bool(not self.melds and win < EAST and counts[win - win % 9] >= 3
                                and _is_nine_gates(counts, win))
@@ -184,13 +231,13 @@ class PreparedHand:
         before = counts[start:start + 9] if win < EAST else counts[EAST:]
         before[win - start] -= 1
         info = suit_group_info(tuple(before)) if win < EAST else honor_group_info(tuple(before))
-        if info[0] == 1:  # the winning tile completed the pair's group
-            if len(info[4]) != 1:
+        if info.rem == 1:  # the winning tile completed the pair's group
+            if len(info.waits_with_pair) != 1:
                 return False
         else:
-            if len(info[3]) != 1:
+            if len(info.waits) != 1:
                 return False
-            if info[2] and _other_group_waits(counts, start):
+            if info.complete_with_pair and _other_group_waits(counts, start):
                 return False
         # a seven-pairs wait on the other tile held an odd number of times?
         return bool(self.melds) or counts.count(1) + counts.count(3) != 2 or not counts[win] % 2
@@ -206,8 +253,8 @@ def _other_group_waits(counts: Sequence[int], skip: int) -> bool:
             info = suit_group_info(tuple(counts[start:start + 9]))
         else:
             info = honor_group_info(tuple(counts[EAST:]))
-        if info[0] == 2:
-            return bool(info[3])
+        if info.rem == 2:
+            return bool(info.waits)
     return False
 
 

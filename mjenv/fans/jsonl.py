@@ -40,7 +40,7 @@ import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
-from mjenv.fans import InvalidHandError, NotWinError, calculate
+from mjenv.fans import InvalidHandError, NotWinError, WinContext, calculate
 from mjenv.melds import Meld
 from mjenv.tiles import is_flower, tile_id
 
@@ -73,9 +73,11 @@ def _tile(value: Any, where: str) -> int:
 
 
 def parse_request(data: Any) -> dict[str, Any]:
-    """Check one decoded request and return the keyword arguments of :func:`calculate`.
+    """Check one decoded request and return the keyword arguments of :func:`calculate`:
+    ``hand``, ``melds``, ``win_tile`` and the flags as ``context`` (a :class:`WinContext`).
 
-    Raises ``ValueError`` (a :class:`RequestError`, or a tile / meld error) saying what is wrong.
+    Raises ``ValueError`` (a :class:`RequestError`, a tile / meld error, or an
+    :class:`InvalidHandError` for impossible flags) saying what is wrong.
     """
     if not isinstance(data, dict):
         raise RequestError(f"a request must be a JSON object, got {type(data).__name__}")
@@ -100,14 +102,16 @@ def parse_request(data: Any) -> dict[str, Any]:
         "melds": melds,
         "win_tile": _tile(data["win_tile"], "win_tile"),
     }
+    flags: dict[str, Any] = {}
     for name in FLAGS:
         value = data.get(name, False)
         if not isinstance(value, bool):
             raise RequestError(f"{name} must be true or false, got {json.dumps(value)}")
-        kwargs[name] = value
+        flags[name] = value
     for name in WINDS:
-        kwargs[name] = _int_field(data, name, 0, 3, 0)
-    kwargs["flowers"] = _int_field(data, "flowers", 0, 8, 0)
+        flags[name] = _int_field(data, name, 0, 3, 0)
+    flags["flowers"] = _int_field(data, "flowers", 0, 8, 0)
+    kwargs["context"] = WinContext(**flags)  # InvalidHandError for impossible flags
     return kwargs
 
 
