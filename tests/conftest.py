@@ -8,6 +8,7 @@ run stops with the command that rebuilds it.
 from __future__ import annotations
 
 import importlib.util
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mjenv"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    # Tests of Ctrl-C send SIGINT to commands they start. A runner that started the suite in the
+    # background (`cmd &` in a script) leaves SIGINT ignored, and an ignored signal stays
+    # ignored in every child; Python's own handler here makes children start with the default.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     for built in PACKAGE.rglob("*.so"):
         source = built.with_name(built.name.split(".")[0] + ".py")
         if source.exists() and source.stat().st_mtime > built.stat().st_mtime:

@@ -129,6 +129,10 @@ def test_an_exception_in_the_parent_stops_the_workers_at_once(tmp_path: Path,
     """Ctrl-C while the workers play: they are ended, not waited for (a chunk here takes over
     ten seconds); the re-run replays what they had not finished."""
     monkeypatch.setenv(SLOW, "0.05")
+    # the workers import the Slow agent from this test module: the repository on their path
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(ROOT),
+                                                                   os.environ.get("PYTHONPATH")))))
+    monkeypatch.syspath_prepend(str(ROOT))
     timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
     start = time.monotonic()
     timer.start()
