@@ -63,13 +63,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == "mjenv 0.1.0"
-    assert __version__ == "0.1.0"
+    assert capsys.readouterr().out.strip() == "mjenv 0.2.0"
+    assert __version__ == "0.2.0"
 
 
 def test_version_in_a_process_and_package_metadata() -> None:
     done = run("mjenv", "--version")
-    assert (done.returncode, done.stdout.strip()) == (0, "mjenv 0.1.0")
+    assert (done.returncode, done.stdout.strip()) == (0, "mjenv 0.2.0")
 
 
 def test_console_script_is_declared() -> None:

@@ -273,7 +273,7 @@ def test_import_mjenv_is_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout
-    assert out.strip() == "0.1.0 []"
+    assert out.strip() == "0.2.0 []"
 
 
 def test_the_calculator_loads_without_numpy() -> None:
