@@ -2,11 +2,11 @@
 """Screenshots of the HTML viewer for the docs: ``docs/img/viewer-midgame.png`` (a step in the
 middle of a hand) and ``docs/img/viewer-result.png`` (the end, with the result panel).
 
-The hand is played here from a seeded wall by a small heuristic player (win whenever possible,
-take every pung and kong, chow half the time, else discard the least connected tile); the
-first seed whose hand is won with two or more melds and some flowers is shown, every tile face
-up. The page is made by ``mjenv.render.html`` exactly as ``mjenv view`` makes it, opened from
-disk in headless Chromium (Selenium) with no network, and captured at a fixed viewport.
+The hand is played from a seeded wall by :mod:`mjenv.testing.playout`'s heuristic player (the
+one the viewer's tests use); the first seed whose hand is won with two or more melds and some
+flowers is shown, every tile face up. The page is made by ``mjenv.render.html`` exactly as
+``mjenv view`` makes it, opened from disk in headless Chromium (Selenium) with no network, and
+captured at a fixed viewport.
 
 Use::
 
@@ -20,17 +20,16 @@ Needs chromium, chromedriver and a CJK font (scripts/install_browser.sh) and sel
 from __future__ import annotations
 
 import argparse
-import random
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-from mjenv import actions as A
 from mjenv.engine import events as E
 from mjenv.engine.game import Game
 from mjenv.engine.record import record_of
 from mjenv.render.html import sources_of, write_page
+from mjenv.testing.playout import search
 
 ROOT = Path(__file__).resolve().parents[1]
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -39,46 +38,17 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 WIDTH, HEIGHT = 1440, 900
 
 
-def choose(game: Game, seat: int, rng: random.Random) -> int:
-    legal = game.legal_actions(seat)
-    if A.WIN in legal:
-        return A.WIN
-    for a in legal:
-        if A.decode(a)[0] in (A.K_KONG, A.K_PUNG, A.K_ADDED_KONG, A.K_CONCEALED_KONG):
-            return a
-    chows = [a for a in legal if A.decode(a)[0] == A.K_CHOW]
-    if chows and rng.random() < 0.5:
-        return rng.choice(chows)
-    discards = [a for a in legal if A.decode(a)[0] == A.K_DISCARD]
-    if not discards:
-        return legal[0]
-    hand = game.hands[seat]
-
-    def connection(t: int) -> int:
-        score = 4 * (hand[t] - 1)
-        if t < 27:
-            score += sum(hand[u] * (3 - abs(u - t)) for u in (t - 2, t - 1, t + 1, t + 2)
-                         if 0 <= u < 27 and u // 9 == t // 9)
-        return score
-
-    return min(discards, key=lambda a: (connection(a - A.DISCARD_BASE), rng.random()))
-
-
 def showcase(seeds: range = range(400)) -> Game:
     """The first seeded hand worth showing: won, with 2+ melds of the winner, 3+ fans and
     flowers on the table."""
-    for seed in seeds:
-        game = Game(seed=seed, dealer=seed % 4, prevalent_wind=(seed // 4) % 4)
-        rng = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act()[0]
-            game.step(seat, choose(game, seat, rng))
+    def worth(game: Game) -> bool:
         r = game.result
-        if (r is not None and r.winner is not None and len(game.melds[r.winner]) >= 2
+        return (r is not None and r.winner is not None and len(game.melds[r.winner]) >= 2
                 and len(r.fans) >= 3 and sum(map(len, game.flowers)) >= 2
-                and len(game.events) >= 90):
-            return game
-    raise SystemExit(f"no showcase hand in seeds {seeds}")
+                and len(game.events) >= 90)
+
+    return search(lambda seed: Game(seed=seed, dealer=seed % 4, prevalent_wind=(seed // 4) % 4),
+                  worth, "a showcase hand", seeds)
 
 
 def midgame_step(game: Game) -> int:
