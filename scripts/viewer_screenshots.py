@@ -2,7 +2,7 @@
 """Screenshots of the HTML viewer for the docs: ``docs/img/viewer-midgame.png`` (a step in the
 middle of a hand) and ``docs/img/viewer-result.png`` (the end, with the result panel).
 
-The hand is played from a seeded wall by :mod:`mjenv.testing.playout`'s heuristic player (the
+The hand is played from a seeded wall by the heuristic player of ``tests/render/records.py`` (the
 one the viewer's tests use); the first seed whose hand is won with two or more melds and some
 flowers is shown, every tile face up. The page is made by ``mjenv.render.html`` exactly as
 ``mjenv view`` makes it, opened from disk in headless Chromium (Selenium) with no network, and
@@ -29,9 +29,11 @@ from mjenv.engine import events as E
 from mjenv.engine.game import Game
 from mjenv.engine.record import record_of
 from mjenv.render.html import sources_of, write_page
-from mjenv.testing.playout import search
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.render.records import search  # noqa: E402  (the heuristic the viewer's tests use)
+
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars")
