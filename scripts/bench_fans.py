@@ -55,9 +55,10 @@ DOCS = ROOT / "docs" / "benchmarks.md"
 
 def gb_fan_args(h: WinningHand, verbose: bool = False) -> tuple[Any, ...]:
     """Positional arguments of ``MahjongFanCalculator``."""
+    c = h.context
     return (tuple(gb_pack(m) for m in h.melds), tuple(tile_code(t) for t in h.hand),
-            tile_code(h.win_tile), h.flowers, h.self_drawn, h.last_copy, h.kong_win,
-            h.last_tile, h.seat_wind, h.prevalent_wind, verbose)
+            tile_code(h.win_tile), c.flowers, c.self_drawn, c.last_copy, c.kong_win,
+            c.last_tile, c.seat_wind, c.prevalent_wind, verbose)
 
 
 def gb_waiting_tiles(codes: tuple[str, ...], n_melds: int) -> set[str]:

@@ -21,7 +21,7 @@ the wrong type with a ``TypeError`` before ``__post_init__`` could name the flag
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from mjenv.fans.result import InvalidHandError
@@ -95,6 +95,9 @@ class WinContext:
                     f"{CODES[win_tile]}")
         return ""
 
+
+FLAG_NAMES: Final = tuple(field.name for field in fields(WinContext))
+"""The seven flags in their order (the order of the keyword form too)."""
 
 DEFAULT: Final = WinContext()
 """No flag set: a discard, no situational fan, both winds East, no flowers."""

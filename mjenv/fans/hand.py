@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from mjenv.decompose import honor_group_info, suit_group_info
-from mjenv.fans.context import UNSET, WinContext
+from mjenv.fans.context import FLAG_NAMES, UNSET, WinContext
 from mjenv.fans.result import InvalidHandError
 from mjenv.inputs import KIND_OF, meld_of, tile_kind, tile_kinds
 from mjenv.melds import CHOW, CONCEALED_KONG, PUNG, Meld
@@ -38,8 +38,6 @@ def _standing_tiles(values: str | Iterable[object]) -> list[int]:
     return tile_kinds(values, "hand", InvalidHandError)
 
 
-_FLAG_NAMES = ("self_drawn", "last_copy", "last_tile", "kong_win", "seat_wind",
-               "prevalent_wind", "flowers")
 _KEPT: Final[list[WinContext | None]] = [None] * (16 * 4 * 4 * 9)
 """The contexts built from keywords, by an index of the flags' values (built when first
 asked for: each distinct set of flags makes one context)."""
@@ -80,7 +78,7 @@ def resolve_context(context: object, self_drawn: Any = UNSET, last_copy: Any = U
             if not isinstance(context, WinContext):
                 raise TypeError(f"context must be a WinContext, got {context!r}")
             return context
-        names = [name for name, value in zip(_FLAG_NAMES, (
+        names = [name for name, value in zip(FLAG_NAMES, (
             self_drawn, last_copy, last_tile, kong_win, seat_wind, prevalent_wind, flowers),
             strict=True) if value is not unset]
         raise TypeError(f"pass either context= or the flag keywords, not both (got context "

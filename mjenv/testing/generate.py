@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS, waiting_tiles
+from mjenv.fans.context import DEFAULT, FLAG_NAMES, WinContext
 from mjenv.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, KONG_KINDS, PUNG, Meld
 from mjenv.tiles import (
     EAST,
@@ -98,30 +99,18 @@ class WinningHand:
     hand: tuple[int, ...]
     melds: tuple[Meld, ...]
     win_tile: int
-    self_drawn: bool = False
-    last_copy: bool = False
-    last_tile: bool = False
-    kong_win: bool = False
-    seat_wind: int = 0
-    prevalent_wind: int = 0
-    flowers: int = 0
+    context: WinContext = DEFAULT
     shape: str = "regular"
     target: str | None = None
 
     def flags(self) -> dict[str, Any]:
-        return {
-            "self_drawn": self.self_drawn,
-            "last_copy": self.last_copy,
-            "last_tile": self.last_tile,
-            "kong_win": self.kong_win,
-            "seat_wind": self.seat_wind,
-            "prevalent_wind": self.prevalent_wind,
-            "flowers": self.flowers,
-        }
+        """The seven flags of :attr:`context` by name (the JSON form, and the keyword form of
+        the reference calculator's call)."""
+        return {name: getattr(self.context, name) for name in FLAG_NAMES}
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``calculate(hand, melds, win_tile, **kwargs)``."""
-        return self.flags()
+        return {"context": self.context}
 
     def args(self) -> tuple[tuple[int, ...], tuple[Meld, ...], int]:
         """Positional arguments for ``calculate``."""
@@ -146,13 +135,7 @@ class WinningHand:
             hand=tuple(sorted(tile_id(t) for t in data["hand"])),
             melds=tuple(Meld.from_dict(m) for m in data.get("melds", [])),
             win_tile=tile_id(data["win_tile"]),
-            self_drawn=bool(data.get("self_drawn", False)),
-            last_copy=bool(data.get("last_copy", False)),
-            last_tile=bool(data.get("last_tile", False)),
-            kong_win=bool(data.get("kong_win", False)),
-            seat_wind=int(data.get("seat_wind", 0)),
-            prevalent_wind=int(data.get("prevalent_wind", 0)),
-            flowers=int(data.get("flowers", 0)),
+            context=WinContext(**{name: data[name] for name in FLAG_NAMES if name in data}),
         )
 
     @classmethod
@@ -170,12 +153,13 @@ class WinningHand:
             + ("" if m.from_offset is None else f" from {m.from_offset}")
             for m in self.melds
         )
-        names = ("self_drawn", "last_copy", "last_tile", "kong_win")
-        flags = [k for k in names if getattr(self, k)]
+        c = self.context
+        flags = [k for k in ("self_drawn", "last_copy", "last_tile", "kong_win")
+                 if getattr(c, k)]
         return (
             f"hand {' '.join(tile_code(t) for t in self.hand)} | melds [{melds}] | "
             f"win {tile_code(self.win_tile)} | {' '.join(flags) or 'discard'} | "
-            f"seat {self.seat_wind} prevalent {self.prevalent_wind} flowers {self.flowers}"
+            f"seat {c.seat_wind} prevalent {c.prevalent_wind} flowers {c.flowers}"
         )
 
     def key(self) -> tuple[Any, ...]:
@@ -184,13 +168,7 @@ class WinningHand:
             self.hand,
             tuple((m.kind, m.tiles, m.claimed, m.from_offset) for m in self.melds),
             self.win_tile,
-            self.self_drawn,
-            self.last_copy,
-            self.last_tile,
-            self.kong_win,
-            self.seat_wind,
-            self.prevalent_wind,
-            self.flowers,
+            self.context,
         )
 
     def all_counts(self) -> list[int]:
@@ -230,22 +208,14 @@ def validate_hand(h: WinningHand) -> list[str]:
             errors.append(f"{m.kind} from {m.from_offset}")
         if m.kind != CONCEALED_KONG and m.claimed is None:
             errors.append(f"{m.kind} without a claimed tile")
-    held = h.win_tile in h.hand
-    melded = any(h.win_tile in m.tiles for m in h.melds)
-    has_kong = any(m.kind in KONG_KINDS for m in h.melds)
-    if h.kong_win and h.self_drawn and not has_kong:
-        errors.append("kong replacement win without a kong")
-    if h.kong_win and not h.self_drawn:
-        if held or melded:
-            errors.append("robbing a kong of a tile the winner holds or melded")
-        if h.last_tile:
-            errors.append("robbing a kong with the last tile")
-    if h.last_copy and held:
+    # the flags alone are WinContext's to check (at construction); with the hand, its conflict()
+    copies = sum(t == h.win_tile for t in h.hand) + sum(
+        t == h.win_tile for m in h.melds for t in m.tiles)
+    conflict = h.context.conflict(any(m.kind in KONG_KINDS for m in h.melds), h.win_tile, copies)
+    if conflict:
+        errors.append(conflict)
+    if h.context.last_copy and h.win_tile in h.hand:
         errors.append("last copy while holding a copy of the winning tile")
-    if not 0 <= h.seat_wind <= 3 or not 0 <= h.prevalent_wind <= 3:
-        errors.append("wind outside 0..3")
-    if not 0 <= h.flowers <= 8:
-        errors.append("flowers outside 0..8")
     return errors
 
 
@@ -330,8 +300,8 @@ def _finish(
         hand=tuple(hand),
         melds=tuple(melds[int(i)] for i in order),
         win_tile=win,
+        context=WinContext(**flags),
         shape=shape,
-        **flags,
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from mjenv.decompose import waiting_tiles
+from mjenv.fans.context import WinContext
 from mjenv.melds import Meld
 from mjenv.testing.generate import WinningHand, random_flags, random_winning_hand
 from mjenv.testing.recipes import FAN_NAMES, targeted_hand
@@ -87,7 +88,8 @@ def sample_non_winning(seed: int, n: int) -> list[WinningHand]:
         if flags is None:
             continue
         out.append(
-            WinningHand(hand=tuple(hand), melds=tuple(melds), win_tile=w, shape="none", **flags)
+            WinningHand(hand=tuple(hand), melds=tuple(melds), win_tile=w,
+                        context=WinContext(**flags), shape="none")
         )
     return out
 

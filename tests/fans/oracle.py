@@ -89,7 +89,7 @@ def call_args(
 
 def oracle(h: WinningHand) -> OracleResult:
     """Score a hand with PyMahjongGB; raises OracleNotWin / OracleError."""
-    return oracle_call(h.hand, h.melds, h.win_tile, **h.kwargs())
+    return oracle_call(h.hand, h.melds, h.win_tile, **h.flags())
 
 
 def oracle_call(

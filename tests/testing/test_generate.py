@@ -55,13 +55,14 @@ def _physical_errors(h: WinningHand) -> list[str]:
     has_kong = any(m.kind in KONG_KINDS for m in h.melds)
     holds = h.win_tile in h.hand
     melded = any(h.win_tile in m.tiles for m in h.melds)
-    if h.kong_win and h.self_drawn and not has_kong:
+    c = h.context
+    if c.kong_win and c.self_drawn and not has_kong:
         errs.append("kong replacement without a kong")
-    if h.kong_win and not h.self_drawn and (holds or melded or h.last_tile):
+    if c.kong_win and not c.self_drawn and (holds or melded or c.last_tile):
         errs.append("impossible robbing")
-    if h.last_copy and holds:
+    if c.last_copy and holds:
         errs.append("last copy while holding the tile")
-    if not (0 <= h.seat_wind <= 3 and 0 <= h.prevalent_wind <= 3 and 0 <= h.flowers <= 8):
+    if not (0 <= c.seat_wind <= 3 and 0 <= c.prevalent_wind <= 3 and 0 <= c.flowers <= 8):
         errs.append("wind / flowers out of range")
     return errs
 
@@ -108,14 +109,15 @@ def test_every_shape_meld_count_meld_kind_and_flag_occurs() -> None:
         k
         for h in HANDS
         for k in ("self_drawn", "last_copy", "last_tile", "kong_win")
-        if getattr(h, k)
+        if getattr(h.context, k)
     )
     assert all(flags[k] >= 30 for k in ("self_drawn", "last_copy", "last_tile", "kong_win")), flags
-    assert any(h.kong_win and h.self_drawn for h in HANDS)
-    assert any(h.kong_win and not h.self_drawn for h in HANDS)
-    assert any(h.kong_win and h.self_drawn and h.last_tile for h in HANDS)
-    assert {h.seat_wind for h in HANDS} == {0, 1, 2, 3} == {h.prevalent_wind for h in HANDS}
-    assert {h.flowers for h in HANDS} == set(range(9))
+    assert any(h.context.kong_win and h.context.self_drawn for h in HANDS)
+    assert any(h.context.kong_win and not h.context.self_drawn for h in HANDS)
+    assert any(h.context.kong_win and h.context.self_drawn and h.context.last_tile for h in HANDS)
+    assert {h.context.seat_wind for h in HANDS} == {0, 1, 2, 3}
+    assert {h.context.prevalent_wind for h in HANDS} == {0, 1, 2, 3}
+    assert {h.context.flowers for h in HANDS} == set(range(9))
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -169,7 +171,7 @@ def test_json_round_trip() -> None:
             "hand", "melds", "win_tile", "flowers", "self_drawn", "last_copy", "last_tile",
             "kong_win", "seat_wind", "prevalent_wind",
         }  # fmt: skip
-        assert h.kwargs() == {k: d[k] for k in h.kwargs()}
+        assert h.flags() == {k: d[k] for k in h.flags()}
 
 
 def test_non_winning_hands_do_not_complete() -> None:
