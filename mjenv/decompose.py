@@ -1,8 +1,10 @@
 """Win detection for every MCR shape, and the waiting tiles of a 13-tile hand.
 
-Regular hands are split suit by suit. For each suit the 9 counts form a key, and one table,
-built when the module loads (about 22,000 keys, a few hundredths of a second), holds every
-suit that splits into sets and at most one pair, with all its readings:
+Regular hands are split suit by suit. For each suit the 9 counts form a key, and one table
+holds, for every key met so far, every way the suit splits into sets and at most one pair. The
+table is filled as hands need it, not at import: the whole of it (about 22,000 keys) took
+~0.1 s to build, most of the start of a bot that Botzone starts every turn (docs/botzone.md),
+while a turn meets a few hundred keys. With it:
 
 * :func:`suit_readings` lists every way to cut one suit into chows, pungs and at most one
   pair (the fan calculator scores each combination of suit readings);
@@ -18,8 +20,7 @@ Special shapes (seven pairs, thirteen orphans, honours-and-knitted, knitted stra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
-from itertools import combinations_with_replacement, permutations
+from itertools import permutations
 from typing import NamedTuple
 
 from mjenv.melds import Meld
@@ -27,9 +28,9 @@ from mjenv.tiles import EAST, NUM_KINDS, to_counts
 
 SuitReading = tuple[tuple[int, ...], tuple[int, ...], int]
 """(chow first ranks 0..6, pung ranks 0..8, pair rank or -1) within one suit, always unpacked
-(never read by index). A plain tuple, not a ``NamedTuple``: the table holds 32,000 of them,
-built at import, and as ``NamedTuple`` objects they made the import a third longer (measured
-in instructions, compiled and not)."""
+(never read by index). A plain tuple, not a ``NamedTuple``: the table may hold 32,000 of them,
+and as ``NamedTuple`` objects they made building it a third longer (measured in instructions,
+compiled and not)."""
 
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: tuple[int, ...] = tuple(range(EAST, NUM_KINDS))
@@ -51,74 +52,83 @@ _MAX_COPIES_IN_TABLE = 5
 """Suits with a fifth copy are in the table too: waits count a "fifth copy" (PyMahjongGB)."""
 
 
-def _dfs_order(key: tuple[int, ...], reading: SuitReading) -> list[int]:
-    """The order in which a depth-first split (at the lowest tile: chow, then pung, then pair)
-    first finds this reading. Readings are listed in that order so that, when two readings
-    tie on total, the calculator shows the one PyMahjongGB shows more often."""
-    counts = list(key)
-    chow_ranks, pung_ranks, _ = reading
-    chows, pungs = list(chow_ranks), list(pung_ranks)
-    steps: list[int] = []
-    while any(counts):
-        rank = next(i for i, c in enumerate(counts) if c)
-        if rank in chows:
-            chows.remove(rank)
-            counts[rank] -= 1
-            counts[rank + 1] -= 1
-            counts[rank + 2] -= 1
-            steps.append(0)
-        elif rank in pungs:
-            pungs.remove(rank)
-            counts[rank] -= 3
-            steps.append(1)
-        else:  # the pair
-            counts[rank] -= 2
-            steps.append(2)
-    return steps
+_MAX_SETS = 4
+"""A suit of a hand holds at most four sets (and the pair)."""
 
 
-def _build_suit_table() -> dict[tuple[int, ...], tuple[SuitReading, ...]]:
-    """Every suit that is 0-4 sets (7 chows, 9 pungs) and at most one pair, with its readings."""
-    found: dict[tuple[int, ...], list[SuitReading]] = {}
-    for n_sets in range(5):
-        for combo in combinations_with_replacement(range(16), n_sets):
-            counts = [0] * 9
-            for kind in combo:
-                if kind < 7:
-                    counts[kind] += 1
-                    counts[kind + 1] += 1
-                    counts[kind + 2] += 1
-                else:
-                    counts[kind - 7] += 3
-            if max(counts) > _MAX_COPIES_IN_TABLE:
-                continue
-            chows = tuple(kind for kind in combo if kind < 7)
-            pungs = tuple(kind - 7 for kind in combo if kind >= 7)
-            found.setdefault(tuple(counts), []).append((chows, pungs, -1))
-            for pair in range(9):
-                if counts[pair] + 2 <= _MAX_COPIES_IN_TABLE:
-                    counts[pair] += 2
-                    found.setdefault(tuple(counts), []).append((chows, pungs, pair))
-                    counts[pair] -= 2
-    for key, readings in found.items():
-        if len(readings) > 1:
-            readings.sort(key=partial(_dfs_order, key))
-    return {key: tuple(readings) for key, readings in found.items()}
+def _split(counts: list[int], rank: int, chows: list[int], pungs: list[int], pair: int,
+           out: list[SuitReading]) -> None:
+    """Append to ``out`` every split of ``counts`` (from ``rank`` on; the ranks below are
+    empty) into at most :data:`_MAX_SETS` sets and one pair, given the ``chows``, ``pungs`` and
+    ``pair`` taken so far. Depth first, at the lowest tile left: a chow, then a pung, then the
+    pair, so the splits come in the order of their steps (a reading that two orders of steps
+    reach, such as 11123: chow then pair or pair then chow, comes twice)."""
+    while rank < 9 and counts[rank] == 0:
+        rank += 1
+    if rank == 9:
+        out.append((tuple(chows), tuple(pungs), pair))
+        return
+    room = len(chows) + len(pungs) < _MAX_SETS
+    if room and rank <= 6 and counts[rank + 1] and counts[rank + 2]:
+        counts[rank] -= 1
+        counts[rank + 1] -= 1
+        counts[rank + 2] -= 1
+        chows.append(rank)
+        _split(counts, rank, chows, pungs, pair, out)
+        chows.pop()
+        counts[rank] += 1
+        counts[rank + 1] += 1
+        counts[rank + 2] += 1
+    if room and counts[rank] >= 3:
+        counts[rank] -= 3
+        pungs.append(rank)
+        _split(counts, rank, chows, pungs, pair, out)
+        pungs.pop()
+        counts[rank] += 3
+    if pair < 0 and counts[rank] >= 2:
+        counts[rank] -= 2
+        _split(counts, rank, chows, pungs, rank, out)
+        counts[rank] += 2
 
 
-_SUIT_TABLE = _build_suit_table()
+def _readings_of(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
+    """Every reading of one suit, each once, in the order a depth-first split first finds it
+    (so that, when two readings tie on total, the calculator shows the one PyMahjongGB shows
+    more often); empty when the suit is no complete shape."""
+    size = sum(key)
+    if size % 3 == 1 or max(key) > _MAX_COPIES_IN_TABLE:
+        return ()
+    found: list[SuitReading] = []
+    _split(list(key), 0, [], [], -1, found)
+    if len(found) <= 1:
+        return tuple(found)
+    unique: list[SuitReading] = []
+    for reading in found:
+        if reading not in unique:
+            unique.append(reading)
+    return tuple(unique)
+
+
+_SUIT_TABLE: dict[tuple[int, ...], tuple[SuitReading, ...]] = {}
+"""Suit key -> its readings (empty: not a complete shape), for every key met so far."""
 _EMPTY_SUIT = (0,) * 9
-
-
-def is_complete_suit(key: tuple[int, ...]) -> bool:
-    """Whether one suit's 9 counts split into sets and at most one pair."""
-    return key in _SUIT_TABLE
 
 
 def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
     """Every split of one suit's 9 counts into chows, pungs and a pair (if its size needs
-    one); empty if there is none."""
-    return _SUIT_TABLE.get(key, ())
+    one); empty if there is none. Memoised."""
+    found = _SUIT_TABLE.get(key)
+    if found is None:
+        found = _SUIT_TABLE[key] = _readings_of(key)
+    return found
+
+
+def is_complete_suit(key: tuple[int, ...]) -> bool:
+    """Whether one suit's 9 counts split into sets and at most one pair."""
+    found = _SUIT_TABLE.get(key)
+    if found is None:
+        found = _SUIT_TABLE[key] = _readings_of(key)
+    return bool(found)
 
 
 class GroupInfo(NamedTuple):
@@ -142,7 +152,9 @@ _HONOR_INFO: dict[tuple[int, ...], GroupInfo] = {}
 
 
 def clear_group_info() -> None:
-    """Forget the memoised group infos (for cold-start benchmarks; results never change)."""
+    """Forget the memoised suit readings and group infos (for cold-start benchmarks; results
+    never change)."""
+    _SUIT_TABLE.clear()
     _SUIT_INFO.clear()
     _HONOR_INFO.clear()
 
@@ -158,12 +170,12 @@ def suit_group_info(key: tuple[int, ...]) -> GroupInfo:
 def _suit_group_info_of(key: tuple[int, ...]) -> GroupInfo:
     size = sum(key)
     rem = size % 3
-    complete = key in _SUIT_TABLE
+    complete = is_complete_suit(key)
     waits_sets: list[int] = []
     waits_pair: list[int] = []
     if rem != 0 and size < 14:
         for rank in range(9):  # a fifth copy counts too (PyMahjongGB's 独听 rule)
-            if (key[:rank] + (key[rank] + 1,) + key[rank + 1:]) in _SUIT_TABLE:
+            if is_complete_suit(key[:rank] + (key[rank] + 1,) + key[rank + 1:]):
                 (waits_sets if rem == 2 else waits_pair).append(rank)
     return GroupInfo(rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets),
                      tuple(waits_pair))
@@ -214,6 +226,8 @@ def is_regular_complete(counts: Sequence[int]) -> bool:
         if key != _EMPTY_SUIT:
             readings = _SUIT_TABLE.get(key)
             if readings is None:
+                readings = _SUIT_TABLE[key] = _readings_of(key)
+            if not readings:
                 return False
             _, _, pair = readings[0]  # a suit's size fixes whether it holds the pair
             if pair >= 0:

@@ -10,7 +10,7 @@ fresh clone has no ``../shared``, so the test suite reads only the copies):
     that file needs PyMahjongGB, the ``dev`` extra);
 ``botzone_judge_logs.json.gz``
     the real Botzone judge transcripts, compacted by ``scripts/import_botzone_logs.py`` from
-    ``<shared>/botzone/judge-logs/*/*.json``.
+    ``<shared>/botzone/judge-logs/*/*.json`` and ``<shared>/botzone/conformance-2/*.json``.
 
 This script converts the sources again with those same two scripts and compares the result with
 the copies. It checks the source copy, not the product, so it is not part of the test suite::
@@ -79,14 +79,12 @@ def check_rule_examples(shared: Path) -> list[str]:
 
 
 def check_judge_logs(shared: Path) -> list[str]:
-    folder = shared / "botzone" / "judge-logs"
-    if not folder.is_dir():
-        raise CannotCheck(f"{folder} is missing")
-    fresh = []
-    for path in sorted(folder.glob("*/*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and "log" in data:  # not summary.json, probes.json
-            fresh.append(import_botzone_logs.compact(f"{path.parent.name}/{path.name}", data))
+    folder = shared / "botzone"
+    for pattern in import_botzone_logs.SOURCES:
+        part = folder / pattern.split("/")[0]
+        if not part.is_dir():
+            raise CannotCheck(f"{part} is missing")
+    fresh = import_botzone_logs.read_all(folder)
     copy = json.loads(gzip.decompress(JUDGE_LOGS.read_bytes()))
     return compare("judge logs", "name", fresh, copy)
 
@@ -95,7 +93,7 @@ CHECKS = (
     # (the copy, how to refresh it, the check)
     (RULE_EXAMPLES, "python scripts/regen_rule_examples.py --rules-dir {shared}/rules",
      check_rule_examples),
-    (JUDGE_LOGS, "python scripts/import_botzone_logs.py --src {shared}/botzone/judge-logs",
+    (JUDGE_LOGS, "python scripts/import_botzone_logs.py --src {shared}/botzone",
      check_judge_logs),
 )
 

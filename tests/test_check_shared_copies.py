@@ -70,7 +70,8 @@ def shared(tmp_path: Path, script: ModuleType) -> Path:
     (rules / "verify_rule_examples.py").write_text(f"import json\n\nEX = json.loads({text!r})\n",
                                                    encoding="utf-8")
     for game in JUDGE_LOGS:
-        path = tmp_path / "botzone" / "judge-logs" / game["name"]
+        top = "" if game["name"].startswith("conformance-2/") else "judge-logs"
+        path = tmp_path / "botzone" / top / game["name"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(_judge_log(game)), encoding="utf-8")
     (tmp_path / "botzone" / "judge-logs" / "model" / "summary.json").write_text("[]")

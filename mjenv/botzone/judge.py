@@ -17,14 +17,22 @@ the drawer, ``3 p DRAW`` to the others), ``BUHUA`` (a flower drawn), ``PLAY`` / 
 ``CHI`` (a discard, after a claim or not), ``GANG`` (an exposed or a concealed kong) and
 ``BUGANG`` (an added kong, which may be robbed).
 
-Responses are read the way the judge reads them; any bad one ends the game with the penalty
-(offender −30, the others +10) under the judge's name for it: the bot's own verdict (``TLE``,
-``RE``, …) when it did not answer properly, ``WH`` for a false win, ``WA`` for anything else
-(a malformed line, an illegal move, a non-``PASS`` where only ``PASS`` is allowed). After a
-discard the judge looks at wins first (counter-clockwise from the discarder; the first ``HU``
-decides), then at ``PENG`` / ``GANG`` and then ``CHI`` in seat order, and stops at the first
-claim it accepts: a later seat's malformed answer is then never read (the real judge does the
-same; see probes/ in the transcripts).
+Responses are read the way the judge reads them; the first bad one it comes to ends the game
+with the penalty (offender −30, the others +10) under the judge's name for it: the bot's own
+verdict (``TLE``, ``RE``, …) when it did not answer properly, ``WH`` for a false win, ``WA`` for
+anything else (a malformed line, an illegal move, a non-``PASS`` where only ``PASS`` is
+allowed). A seat's verdict is read together with its answer, seat after seat, so when two seats
+misbehave in one turn the order decides which one pays (``roundInput`` in ``judge/main.cpp``):
+
+- ``INIT``, ``DEAL``, ``DRAW``, ``BUHUA``: seats 0, 1, 2, 3 (the drawer's move when its turn in
+  that order comes; a winning ``HU`` ends the game before the later seats are read);
+- after a discard (``PLAY``, ``PENG``, ``CHI``): the discarder first (it must ``PASS``), then the
+  others counter-clockwise from it, each for a win (the first ``HU`` decides); then, in seat
+  order, ``PENG`` / ``GANG`` and then ``CHI``, stopping at the first claim accepted: a later
+  seat's malformed answer is then never read (see probes/ in the transcripts);
+- after a kong (``GANG``, ``BUGANG``): its owner first, then the others counter-clockwise.
+
+The rulings, with the wall conditions of kongs, are in docs/rules.md (the botzone profile).
 """
 
 from __future__ import annotations
@@ -84,6 +92,25 @@ def _window_action(response: str, t: int) -> int:
         except ValueError:
             return A.PASS
     return A.PASS
+
+
+class _Replies:
+    """The four replies of a turn, read the way the judge reads them: a seat's verdict together
+    with its answer, when the judge comes to that seat (``checkInputPASS`` and its siblings in
+    ``judge/main.cpp``), so of two seats that misbehave the one read first is penalized."""
+
+    __slots__ = ("replies", "responses")
+
+    def __init__(self, replies: Sequence[Reply]) -> None:
+        self.replies = replies
+        self.responses = [r.response for r in replies]
+
+    def read(self, seat: int) -> str:
+        """``seat``'s response; its penalty, named by its verdict, when that is not ``OK``."""
+        reply = self.replies[seat]
+        if reply.verdict != "OK":
+            raise _Penalty(seat, reply.verdict)
+        return reply.response
 
 
 class _Penalty(Exception):
@@ -153,10 +180,7 @@ class Judge:
         turn = self._queue.popleft()
         live = not self._queue and not self.game.is_over
         try:
-            for s in range(4):
-                if answers[s].verdict != "OK":
-                    raise _Penalty(s, answers[s].verdict)
-            self._play_turn(turn, [a.response for a in answers], live)
+            self._play_turn(turn, _Replies(answers), live)
         except _Penalty as p:
             self._penalize(p.seat, p.code)
             return self.finish
@@ -168,28 +192,29 @@ class Judge:
         return self.finish
 
     # ================================================================ reading one turn
-    def _play_turn(self, turn: Turn, said: list[str], live: bool) -> None:
+    def _play_turn(self, turn: Turn, said: _Replies, live: bool) -> None:
         kind = turn.kind
         if kind == "DRAW" and live:
             self._drawer_turn(turn.actor, said)
         elif kind == "PLAY":
             self._discard_turn(turn.actor, turn.tile, said, live)
-        elif kind == "BUGANG":
-            self._rob_turn(turn.actor, said, live)
-        else:  # INIT, DEAL, BUHUA, GANG: only PASS (robbing a GANG is WA, not WH)
+        elif kind in ("GANG", "BUGANG"):
+            self._kong_turn(turn.actor, kind == "BUGANG", said, live)
+        else:  # INIT, DEAL, BUHUA: only PASS, read in seat order
             for s in range(4):
-                if said[s] != "PASS":
+                if said.read(s) != "PASS":
                     raise _Penalty(s, "WA")
 
-    def _drawer_turn(self, p: int, said: list[str]) -> None:
-        """The drawer may HU, PLAY, GANG (concealed) or BUGANG; the others PASS."""
+    def _drawer_turn(self, p: int, said: _Replies) -> None:
+        """The drawer may HU, PLAY, GANG (concealed) or BUGANG; the others PASS. Read in seat
+        order (``checkInputDRAW`` for the drawer, ``checkInputPASS`` for the others)."""
         chosen = -1
         for s in range(4):
             if s != p:
-                if said[s] != "PASS":
+                if said.read(s) != "PASS":
                     raise _Penalty(s, "WA")
                 continue
-            words = P.tokens(said[s])
+            words = P.tokens(said.read(s))
             legal = self.game.legal_actions(p)
             if words == ["HU"]:
                 if A.WIN not in legal:
@@ -202,40 +227,40 @@ class Judge:
             chosen = self._tile_action(p, make[words[0]], words[1], legal)
         self._step(p, chosen)
 
-    def _discard_turn(self, d: int, t: int, said: list[str], live: bool) -> None:
+    def _discard_turn(self, d: int, t: int, said: _Replies, live: bool) -> None:
         """After a discard (or the discard that follows a claim)."""
         game = self.game
         legal = {s: game.legal_actions(s) for s in range(4)} if live else {}
-        for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4, d):  # 1: wins, and the discarder
+        for s in (d, (d + 1) % 4, (d + 2) % 4, (d + 3) % 4):  # 1: the discarder, then wins
             if s == d:
-                if said[s] != "PASS":
+                if said.read(s) != "PASS":
                     raise _Penalty(s, "WA")
-            elif said[s] == "HU":
+            elif said.read(s) == "HU":
                 if A.WIN not in legal.get(s, ()):
                     raise _Penalty(s, "WH")
-                self._claim_window(s, A.WIN, said)
+                self._claim_window(s, A.WIN, said.responses)
                 return
         for s in range(4):  # 2: PENG / GANG, in seat order
             if s == d:
                 continue
-            words = P.tokens(said[s])
+            words = P.tokens(said.read(s))
             if len(words) == 1:
                 if words[0] == "PASS":
                     continue
                 if words[0] != "GANG" or A.kong(t) not in legal.get(s, ()):
                     raise _Penalty(s, "WA")
-                self._claim_window(s, A.kong(t), said)
+                self._claim_window(s, A.kong(t), said.responses)
                 return
             if len(words) == 2:
                 if words[0] != "PENG" or A.pung(t) not in legal.get(s, ()):
                     raise _Penalty(s, "WA")
-                self._claim_window(s, A.pung(t), said)
+                self._claim_window(s, A.pung(t), said.responses)
                 self._discard_after_claim(s, words[1])
                 return
             if len(words) != 3:
                 raise _Penalty(s, "WA")
         for s in range(4):  # 3: CHI, only by the discarder's next seat
-            words = P.tokens(said[s])
+            words = P.tokens(said.read(s))
             if s == d or len(words) != 3:
                 continue
             middle = P.tile_of(words[1])
@@ -247,25 +272,28 @@ class Judge:
                 raise _Penalty(s, "WA") from None
             if action not in legal.get(s, ()):
                 raise _Penalty(s, "WA")
-            self._claim_window(s, action, said)
+            self._claim_window(s, action, said.responses)
             self._discard_after_claim(s, words[2])
             return
         if live:
             self._claim_window(-1, A.PASS)
 
-    def _rob_turn(self, k: int, said: list[str], live: bool) -> None:
-        """After an added kong: the others may rob it (HU) or PASS; the declarer PASSes."""
-        legal = {s: self.game.legal_actions(s) for s in range(4)} if live else {}
-        for s in ((k + 1) % 4, (k + 2) % 4, (k + 3) % 4, k):
-            if said[s] == "PASS":
+    def _kong_turn(self, k: int, added: bool, said: _Replies, live: bool) -> None:
+        """After a kong of ``k``, read from ``k`` on (``checkInputGANG``): every seat PASSes,
+        except that another seat may rob an added kong (HU); robbing any other kong is WA."""
+        robbing = added and live
+        legal = {s: self.game.legal_actions(s) for s in range(4)} if robbing else {}
+        for s in (k, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4):
+            response = said.read(s)
+            if response == "PASS":
                 continue
-            if said[s] != "HU" or s == k:
+            if response != "HU" or s == k or not added:
                 raise _Penalty(s, "WA")
             if A.WIN not in legal.get(s, ()):
                 raise _Penalty(s, "WH")
-            self._claim_window(s, A.WIN, said)
+            self._claim_window(s, A.WIN, said.responses)
             return
-        if live:
+        if robbing:
             self._claim_window(-1, A.PASS)
 
     def _claim_window(self, seat: int, action: int, said: list[str] | None = None) -> None:

@@ -42,6 +42,9 @@ if CHECKPOINT is not None:
             path = archive.extract(CHECKPOINT, tempfile.mkdtemp())
     SPEC = SPEC.replace("{{checkpoint}}", repr(path)[1:-1])  # inside a quoted literal
 
+from mjenv.procs import one_thread_env  # noqa: E402
+
+one_thread_env()  # before numpy loads: BLAS would start a thread per core, at every start
 from mjenv.botzone.bot import run_spec  # noqa: E402
 
 sys.exit(run_spec(SPEC, keep_running={keep_running!r}, encoder={encoder!r}))

@@ -11,8 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from mjenv.render.text import WIND_LETTERS
-
 if TYPE_CHECKING:
     from mjenv.agent import Agent
     from mjenv.melds import Meld
@@ -126,6 +124,9 @@ def wind(text: str) -> int:
     >>> wind("s"), wind("North"), wind("2")
     (1, 3, 2)
     """
+    from mjenv.render.text import WIND_LETTERS  # here: mjenv.render loads the table view,
+    # which every command would then pay for at start (botzone-bot starts every turn)
+
     key = text.strip().upper()
     if key in WIND_LETTERS:
         return WIND_LETTERS.index(key)

@@ -310,17 +310,20 @@ class Game:
                                                        len(self.melds[seat])))
 
     def _draw(self, seat: int, replacement: bool, after_kong: bool) -> None:
-        """Draw for ``seat`` (head, or tail for a replacement), replacing flowers."""
+        """Draw for ``seat`` (head, or tail for a replacement), replacing flowers. Where no tile
+        is left for it the hand is a draw: a flower with nothing to replace it (§1.5 step 6),
+        or, with per-seat walls, a kong on a discard made while the claimant's own part is
+        empty (mjenv.engine.legal: the judge allows that kong)."""
         wall = self.wall
         while True:
+            if not wall.can_draw(seat):
+                self.holder = None
+                self._end_draw(seat)
+                return
             t = wall.draw_replacement(seat) if replacement else wall.draw(seat)
             if t >= FLOWER_BASE:
                 self.flowers[seat].append(t)
                 self._out.append(Flower(seat, t))
-                if not wall.can_draw(seat):  # §1.5 step 6: nothing to replace it with
-                    self.holder = None
-                    self._end_draw(seat)
-                    return
                 replacement, after_kong = True, False
                 continue
             self.hands[seat][t] += 1

@@ -13,10 +13,16 @@ compares them at every decision).
 True
 
 The rulings (docs/engine.md, Rulings): after a draw the seat may win (self-drawn), discard any
-kind it holds, or declare a concealed or added kong when the wall allows one; after its own
-chow or pung it may only discard. On a discard the next seat may chow, any other seat pung or
-(the wall allowing) kong, and any seat win; the last tile may be claimed only for a win. An
-added kong may be robbed only for a win. A win needs the 8-point minimum without the flowers.
+kind it holds, or declare a concealed or added kong when the wall allows one
+(``WallFacts.can_kong``: a replacement for it, and not the last tile); after its own chow or
+pung it may only discard. On a discard the next seat may chow, any other seat pung or kong, and
+any seat win; the last tile may be claimed only for a win. A kong on a discard asks nothing more
+of the wall than a pung: Botzone's judge checks only the part of the seat after the discarder
+(``judge/main.cpp``, ``roundOutput``), so with per-seat walls the claimant's own part may be
+empty, and the hand then ends in a draw where the replacement would come (mjenv.engine.game;
+docs/rules.md, the botzone profile). With one shared wall "not the last tile" already means a
+replacement exists, so the mcr profile's rule is unchanged. An added kong may be robbed only for
+a win. A win needs the 8-point minimum without the flowers.
 With ``false_win="penalize"`` Win is also offered wherever the seat is asked anyway (never in a
 robbing window, which only a real robbery opens).
 """
@@ -194,7 +200,7 @@ def claim_options(seats: Iterable[SeatFacts], rules: RuleConfig, t: int, discard
                         acts.append(a)
             if n >= 2:
                 acts.append(A.PUNG_BASE + t)
-                if n == 3 and facts.wall.can_kong(facts.seat):
+                if n == 3:  # the wall allows it as it allows a pung (see the module docstring)
                     acts.append(A.KONG_BASE + t)
         if acts:
             if rules.false_win == "penalize" and acts[0] != A.WIN:

@@ -96,8 +96,11 @@ class WallCounts:
         return self.counts[(actor + 1) % 4] <= 0
 
     def can_kong(self, actor: int) -> bool:
-        """Whether ``actor`` may declare a kong: its replacement must exist and the kong must
-        not take the last tile, so both ``actor`` and the next seat have a tile left."""
+        """Whether ``actor`` may declare a concealed or added kong: its replacement must exist
+        and the kong must not take the last tile, so both ``actor`` and the next seat have a
+        tile left (Botzone's ``checkInputDRAW`` checks exactly these two parts). A kong on a
+        discard is not asked here: it needs only that the discard is not the last tile
+        (:meth:`is_last`), as Botzone's judge rules it (mjenv.engine.legal)."""
         counts = self.counts
         return counts[actor] > 0 and counts[(actor + 1) % 4] > 0
 

@@ -381,7 +381,7 @@ def _regular_splits(counts: Sequence[int]) -> SuitSets:
     for s in (0, 9, 18):
         key = tuple(counts[s:s + 9])
         if key != _EMPTY_SUIT:
-            if not is_complete_suit(key):  # the static table: no memo needed to say no
+            if not is_complete_suit(key):  # no reading: not a complete hand
                 return ()
             found = _suit_sets(s, key)
             if found[0].pair >= 0:  # a suit's size fixes whether it holds the pair

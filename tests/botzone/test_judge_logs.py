@@ -1,8 +1,10 @@
 """Conformance with the real Botzone judge (rules §1.8, docs/rules.md).
 
 Every real judge transcript we keep (model: random legal bots with claims, kongs and wins;
-sample: the sample bot; flowers: 144-tile walls; probes: one bad response injected) is replayed
-through :class:`mjenv.botzone.Judge` on the engine's botzone profile: given the same
+sample: the sample bot; flowers: 144-tile walls; probes: one bad response injected;
+conformance-2: an exposed kong on a discard while the claimant's own part of the wall is empty,
+and two seats misbehaving in one turn, issue 19) is replayed through
+:class:`mjenv.botzone.Judge` on the engine's botzone profile: given the same
 ``walltiles`` and ``quan`` and the bots' recorded replies, every seat must be sent the recorded
 request of every turn, byte for byte (so the same deal, the same draws, the same accepted claims
 and kongs), and the game must end as the judge ended it (action, player, scores, fans).
@@ -85,5 +87,27 @@ def test_the_transcripts_cover_the_rules() -> None:
         ends[game["finish"]["action"]] += 1
     assert {"PLAY", "DRAW", "PENG", "CHI", "GANG", "BUGANG", "BUHUA"} <= set(verbs)
     assert {"HU", "HUANG", "WA", "WH", "TLE"} <= set(ends)
-    assert len(GAMES) == 59
+    assert len(GAMES) == 64
+
+
+def test_the_judge_reads_seat_by_seat_and_allows_late_kongs() -> None:
+    """What conformance-2 pins, in words: the judge accepts a GANG on a discard whose claimant
+    has no tile left for the replacement, and the hand is then a draw; of two faulty seats in
+    one turn the one it reads first pays (the INIT turn: seat 0 before seat 1; a draw: seat
+    order; a discard: the discarder before a winner)."""
+    ends = {g["name"]: g["finish"] for g in GAMES if g["name"].startswith("conformance-2/")}
+    assert ends["conformance-2/kong-wallendA.json"]["action"] == "HUANG"
+    assert ends["conformance-2/kong-model045.json"]["action"] == "HUANG"
+    assert (ends["conformance-2/twofaults-n1.json"]["action"],
+            ends["conformance-2/twofaults-n1.json"]["player"]) == ("WA", 0)
+    assert (ends["conformance-2/twofaults-n3.json"]["action"],
+            ends["conformance-2/twofaults-n3.json"]["player"]) == ("WA", 1)
+    assert (ends["conformance-2/twofaults-n4.json"]["action"],
+            ends["conformance-2/twofaults-n4.json"]["player"]) == ("WA", 1)
+    for name in ("kong-wallendA", "kong-model045"):
+        game = next(g for g in GAMES if g["name"] == f"conformance-2/{name}.json")
+        judge = run(game)
+        last_kong = judge.game.events[-2]
+        assert type(last_kong).__name__ == "Kong"
+        assert not judge.game.wall.can_draw(last_kong.seat)
 
