@@ -6,6 +6,7 @@
 #   make wheel-smoke build the wheel, install it in a fresh venv outside the repo, use it (CI)
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
 #   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
+#   make fuzz        fuzz every entry point that reads outside input for FUZZ_SECONDS (CI)
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -15,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
-.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench clean
+.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +67,13 @@ bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_fans.py
 	$(BIN)/python scripts/bench_shanten.py
 	$(BIN)/python scripts/bench_engine.py
+
+# mutated records, logs, bot input, configs, specs, checkpoints, arguments and env calls,
+# run in-process for a bounded time: exit 0 or 2, one line on stderr, never a traceback
+# (docs/security.md). The table is printed; the report and failing inputs go to runs/fuzz/.
+FUZZ_SECONDS ?= 180
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz_entry_points.py --seconds $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP) $(BENCH_STAMP)

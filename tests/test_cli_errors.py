@@ -178,3 +178,60 @@ def test_ctrl_c_in_play_is_one_line_and_status_130() -> None:
     _, err = play.communicate(timeout=30)
     assert play.returncode == 130
     assert err.decode().strip() == "mjenv play: interrupted"
+
+
+# ------------------------------------------------------------------ help, view and replay
+@pytest.mark.parametrize("command", ["arena", "play"])
+def test_every_option_of_arena_and_play_says_its_default(command: str) -> None:
+    """An option the user may leave out says what it is then: its default, or what happens
+    "when not given"; required options and switches have nothing to say."""
+    import argparse
+
+    from mjenv.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    help_text = sub.choices[command].format_help()
+    flat = " ".join(help_text.split())
+    for action in sub.choices[command]._actions:
+        if action.required or action.nargs == 0 or not action.option_strings:
+            continue
+        name = action.option_strings[-1]
+        after = flat[flat.index(name + " ", flat.index("options:")):]
+        entry = after[:after.find(" --", len(name)) if " --" in after[len(name):] else None]
+        assert "default" in entry or "when not given" in entry, entry
+
+
+def test_view_checks_its_arguments_and_agents_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "page.html")
+    for bad, said in ((["--seed", "-3"], "seed must be a non-negative integer"),
+                      (["--top", "0"], "expected a positive integer, got '0'")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["view", "--play", *["random"] * 4, "--out", out, *bad])
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
+    assert main(["view", "--play", "random", "random", "random", "random colour=3",
+                 "--out", out]) == 2
+    assert "'random colour=3'" in one_line_error(capsys, "view")
+    assert not Path(out).exists()
+
+
+@pytest.mark.parametrize("command", ["view", "replay"])
+def test_a_page_that_cannot_be_written_is_one_line(command: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from mjenv.engine import MCR, Game
+    from mjenv.engine.record import save
+
+    rng = random.Random(5)
+    game = Game(MCR, seed=5)
+    while not game.is_over:
+        seat = next(s for s in game.to_act() if game.legal_actions(s))
+        game.step(seat, rng.choice(game.legal_actions(seat)))
+    record = tmp_path / "hand.json"
+    save(game, record)
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    argv = ["view", str(record), "--out", str(folder)] if command == "view" else \
+        ["replay", str(record), "--html", str(folder)]
+    assert main(argv) == 2
+    assert str(folder) in one_line_error(capsys, command)

@@ -24,28 +24,36 @@ format, the version and the shapes and refuses anything else with a ValueError.
 four copies of the teacher; hand ``i`` is reset with the ``i``-th seed of
 ``numpy.random.SeedSequence(seed)`` (:func:`hand_seeds`), so the data depend only on ``seed``,
 ``hands``, ``rules`` and the teacher, never on ``workers`` (hands are split into contiguous
-chunks and concatenated in order).
+chunks and concatenated in order). A progress bar on stderr counts the hands played (tqdm, on a
+terminal: generating the data of the demo takes minutes, the longest silent step otherwise).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
-from mjenv.procs import die_with_parent
+from mjenv.inputs import parse_json
+from mjenv.procs import die_with_parent, ignore_interrupts
 from mjenv.tiles import NUM_KINDS
 
 DATASET_FORMAT = "mjenv-bc-dataset"
 DATASET_VERSION = 1
+JobT = TypeVar("JobT")
+ResultT = TypeVar("ResultT")
 
 
 @dataclass
@@ -66,8 +74,9 @@ def hand_seeds(seed: int, hands: int) -> list[int]:
     return [int(w) for w in words]
 
 
-def _play(job: tuple[list[int], str, str]) -> Dataset:
-    """Play the hands of ``seeds`` with four teachers and record every decision."""
+def _play(job: tuple[list[int], str, str], tick: Callable[[], None] | None = None) -> Dataset:
+    """Play the hands of ``seeds`` with four teachers and record every decision; ``tick`` is
+    called after each hand (the progress bar, when played in this process)."""
     import mjenv
     from mjenv.agent import make_agent
 
@@ -94,6 +103,8 @@ def _play(job: tuple[list[int], str, str]) -> Dataset:
             actions.append(action)
             env.step(action)
         env.close()
+        if tick is not None:
+            tick()
     if not actions:
         return Dataset(np.zeros((0, NUM_CHANNELS, NUM_KINDS), np.float32),
                        np.zeros((0, NUM_ACTIONS), bool), np.zeros(0, np.int64))
@@ -107,28 +118,97 @@ def concatenate(parts: list[Dataset]) -> Dataset:
 
 
 def generate(hands: int, seed: int, rules: str = "mcr", teacher: str = "rule",
-             workers: int = 1) -> Dataset:
+             workers: int = 1, progress: bool | None = None) -> Dataset:
     """Play ``hands`` hands with four copies of ``teacher`` (an agent spec) and record every
-    decision; ``workers`` processes share the hands (same data whatever their number)."""
+    decision; ``workers`` processes share the hands (same data whatever their number).
+    ``progress``: a bar on stderr counting hands; None shows it on a terminal only."""
     seeds = hand_seeds(seed, hands)
-    if workers <= 1 or hands < 2:
-        parts = [_play((seeds, rules, teacher))]
-    else:
-        n = min(workers * 4, hands)
-        bounds = np.linspace(0, hands, n + 1).astype(int)
-        jobs = [(seeds[a:b], rules, teacher) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-        with _worker_pool(workers) as pool:
-            parts = list(pool.map(_play, jobs))
+    with _hands_bar(hands, progress) as tick:
+        if workers <= 1 or hands < 2:
+            parts = [_play((seeds, rules, teacher), lambda: tick(1))]
+        else:
+            n = min(workers * 4, hands)
+            bounds = np.linspace(0, hands, n + 1).astype(int)
+            jobs = [(seeds[a:b], rules, teacher)
+                    for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+            parts = _in_workers(workers, _play, jobs, lambda i: tick(len(jobs[i][0])))
     data = concatenate(parts)
     if len(data) == 0:
         raise RuntimeError("the teacher made no decision")
     return data
 
 
-def _worker_pool(workers: int) -> ProcessPoolExecutor:
-    """``workers`` processes that die with this one, however it ends (``kill -9`` included):
-    a killed training run leaves no data worker behind (mjenv.procs)."""
-    return ProcessPoolExecutor(workers, initializer=die_with_parent, initargs=(os.getpid(),))
+@contextmanager
+def _hands_bar(hands: int, show: bool | None) -> Iterator[Callable[[int], None]]:
+    """A tqdm bar of ``hands`` on stderr, given as a function that advances it; a function that
+    does nothing without tqdm, when ``show`` is False, or (``show`` None) off a terminal."""
+    bar: Any = None
+    if show is None:  # decided here, not by tqdm: a disabled tqdm still starts its thread
+        show = sys.stderr.isatty()
+    if show:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            pass
+        else:
+            bar = tqdm(total=hands, unit="hand", desc="BC data", file=sys.stderr,
+                       dynamic_ncols=True)
+    if bar is None:
+        yield lambda n: None
+        return
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initializer: die with ``parent``, however it ends (``kill -9`` included: a killed
+    training run leaves no data worker behind), and leave Ctrl-C, which the terminal sends to
+    every process of the group, to the parent (a worker would print a traceback of its own)."""
+    die_with_parent(parent)
+    ignore_interrupts()
+    # A forked worker inherits the parent's handlers: under mjenv.procs.sigterm_raises its
+    # SIGTERM would raise inside the job, which the pool catches and reports, and the worker
+    # would live on; terminate() must end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _in_workers(workers: int, fn: Callable[[JobT], ResultT], jobs: list[JobT],
+                done: Callable[[int], None] | None = None) -> list[ResultT]:
+    """``[fn(job) for job in jobs]`` computed by ``workers`` processes (see
+    :func:`_start_worker`); ``done(i)`` is called as job ``i`` finishes, in any order. When
+    anything stops it (Ctrl-C, SIGTERM, a failed job) the workers are ended at once, not
+    waited for: the stage is redone on the re-run."""
+    pool = ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(os.getpid(),))
+    finished = False
+    try:
+        futures = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
+        results: dict[int, ResultT] = {}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()  # a failed job raises now
+            if done is not None:
+                done(futures[future])
+        finished = True
+        return [results[i] for i in range(len(jobs))]
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now (``shutdown`` alone waits for every running job); the same
+    as the arena's (mjenv.arena.runner)."""
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if stop is not None:
+        stop()
+    else:  # the pool's own table of its processes (what terminate_workers reads)
+        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _augment(job: tuple[str, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -148,8 +228,7 @@ def prepared(net: Any, data: Dataset, workers: int = 1, chunk: int = 4096,
             for i in range(0, len(data), chunk)]
     if workers <= 1 or len(jobs) < 2:
         return np.concatenate([_augment(j) for j in jobs])
-    with _worker_pool(workers) as pool:
-        return np.concatenate(list(pool.map(_augment, jobs)))
+    return np.concatenate(_in_workers(workers, _augment, jobs))
 
 
 def save(path: str | os.PathLike[str], data: Dataset, meta: dict[str, Any]) -> None:
@@ -178,7 +257,12 @@ def load(path: str | os.PathLike[str]) -> tuple[Dataset, dict[str, Any]]:
         missing = sorted({"obs", "mask", "action", "meta"} - set(archive.files))
         if missing:
             raise ValueError(f"{os.fspath(path)}: not an {DATASET_FORMAT} file (no {missing})")
-        meta = json.loads(str(archive["meta"]))
+        try:
+            meta = parse_json(str(archive["meta"]))
+        except ValueError as exc:
+            raise ValueError(f"{os.fspath(path)}: the meta entry is not JSON: {exc}") from None
+        if not isinstance(meta, dict):
+            raise ValueError(f"{os.fspath(path)}: the meta entry is not a JSON object")
         if meta.get("format") != DATASET_FORMAT or meta.get("version") != DATASET_VERSION:
             raise ValueError(f"{os.fspath(path)}: format {meta.get('format')!r} version "
                              f"{meta.get('version')!r}; this code reads {DATASET_FORMAT!r} "

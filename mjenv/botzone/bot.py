@@ -44,6 +44,7 @@ from mjenv.agent import Agent
 from mjenv.botzone.seat import BotSeat, ProtocolError, response_of
 from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.engine.seat_view import SeatView
+from mjenv.inputs import parse_json
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
@@ -131,8 +132,8 @@ def _history(requests: object, responses: object) -> tuple[list[str], list[str]]
 def parse_json_input(text: str) -> tuple[list[str], list[str]]:
     """The history of a JSON input line."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = parse_json(text)  # untrusted: bounded nesting, never a RecursionError
+    except ValueError as exc:
         raise ProtocolError(f"the input is not JSON: {exc}") from None
     if not isinstance(data, dict) or "requests" not in data:
         raise ProtocolError("the JSON input is an object with 'requests' and 'responses'")
@@ -170,8 +171,8 @@ def answer_simple(bot: Bot, text: str) -> str:
 
 def _next_request_json(line: str) -> str:
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
+        data = parse_json(line)  # untrusted: bounded nesting, never a RecursionError
+    except ValueError as exc:
         raise ProtocolError(f"the input is not JSON: {exc}") from None
     if isinstance(data, dict):
         data = data.get("requests")

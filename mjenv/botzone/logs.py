@@ -42,6 +42,7 @@ from mjenv.botzone.seat import response_of
 from mjenv.botzone.turns import Turn, TurnWriter
 from mjenv.engine.game import PENALIZE, PLAY, TURN_CLAIM, Game
 from mjenv.engine.record import Record, record_of, replay
+from mjenv.inputs import parse_json
 from mjenv.tiles import CODES, NUM_KINDS
 
 Log = dict[str, Any]
@@ -65,11 +66,13 @@ def _initdata(log: Log) -> dict[str, Any]:
     init = log.get("initdata")
     if init is None:  # a bare log: the judge's first output carries it
         first = _get(log, "log", "the log")
-        init = first[0].get("output", {}).get("initdata") if first else None
+        entry = first[0] if isinstance(first, list) and first else None
+        output = entry.get("output") if isinstance(entry, dict) else None
+        init = output.get("initdata") if isinstance(output, dict) else None
     if isinstance(init, str):
         try:
-            init = json.loads(init)
-        except json.JSONDecodeError as exc:
+            init = parse_json(init)
+        except ValueError as exc:
             raise ValueError(f"initdata: not JSON: {exc}") from None
     if not isinstance(init, dict):
         raise ValueError("initdata: expected an object with quan and walltiles")
@@ -91,9 +94,13 @@ def canonical_log(log: Log) -> Log:
     for k, entry in enumerate(entries):
         what = f"log[{k}]"
         if k % 2:
+            replies = _seats(entry, what)
+            if not all(isinstance(r, dict) for r in replies):
+                raise ValueError(f"{what}: a seat's reply is not an object with response "
+                                 "and verdict")
             out.append({str(s): {"verdict": r.get("verdict", "OK"),
                                  "response": r.get("response", "")}
-                        for s, r in enumerate(_seats(entry, what))})
+                        for s, r in enumerate(replies)})
             continue
         output = _get(entry, "output", what)
         command = _get(output, "command", what)
@@ -102,6 +109,8 @@ def canonical_log(log: Log) -> Log:
                                 "content": {str(s): c for s, c in enumerate(content)}}
         if command == "finish":
             display = output.get("display") or {}
+            if not isinstance(display, dict):
+                raise ValueError(f"{what}: the finish's display is not an object")
             item["display"] = {key: display[key] for key in _FINISH_KEYS
                                if key in display and display[key] is not None}
             if display.get("action") != "HU":
@@ -310,8 +319,8 @@ def log_of_record(record: Record) -> Log:
 def load_log(path: str | Path) -> Log:
     """A judge log from a JSON file (ValueError if unreadable or not an object)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = parse_json(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON, nested too deep
         raise ValueError(f"cannot read {str(path)!r}: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{str(path)!r}: a judge log is a JSON object")

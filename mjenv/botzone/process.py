@@ -48,6 +48,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from mjenv.botzone.bot import KEEP_RUNNING
+from mjenv.inputs import parse_json
 
 IO_FORMS = ("simple", "json")
 FIRST_TURN_MIN = 5.0
@@ -245,8 +246,8 @@ class BotProcess:
         raw, self._buffer = self._buffer[:end], self._buffer[end:]
         text = raw.decode("utf-8", errors="replace").strip()
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+            data = parse_json(text)  # a bot's answer: bounded nesting, never a RecursionError
+        except ValueError:
             if text[0] not in '{["':
                 why = ("which is not JSON (a simple-I/O answer? a bot that answers one plain "
                        "line needs io=simple)")

@@ -58,7 +58,8 @@ def add_parser(subparsers: Subparsers) -> None:
                    help="1v3: challenger and baseline; four: four specs (see mjenv.agent)")
     p.add_argument("--mode", choices=["1v3", "four"], default="1v3",
                    help="one challenger against three copies of a baseline, or four agents")
-    p.add_argument("--deals", type=int, default=100, help="the number of duplicate deals")
+    p.add_argument("--deals", type=int, default=100, metavar="N",
+                   help="the number of duplicate deals")
     p.add_argument("--seed", type=seed_arg, default=0, help="the seed of the deal stream")
     p.add_argument("--rules", choices=["mcr", "botzone"], default="mcr", help="the rule profile")
     p.add_argument("--episode", choices=["hand", "match"], default="hand",
@@ -66,14 +67,15 @@ def add_parser(subparsers: Subparsers) -> None:
     p.add_argument("--rotations", choices=["cyclic", "all"], default="cyclic",
                    help="four mode: 4 cyclic rotations or all 24 seatings per deal")
     p.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (or Ray tasks)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="worker processes (or Ray tasks); 1 plays in this process")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
                    help="where the workers run")
     p.add_argument("--ray-address", default=None, metavar="ADDR",
                    help="a Ray cluster's address (a local Ray when not given)")
     p.add_argument("--records", type=records_arg, default=None, metavar="WHICH",
                    help="keep game records in OUT/records: all, won, penalized, sample:N "
-                   "(the first N deals), or a comma-separated union")
+                   "(the first N deals), or a comma-separated union (none when not given)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 

@@ -40,6 +40,9 @@ def add_parser(subparsers: Subparsers) -> None:
                    "tile")
     p.add_argument("--jsonl", action="store_true",
                    help="read JSON Lines requests on stdin, write one JSON answer per line")
+    from mjenv.inputs import add_limit_argument  # light: not mjenv.fans (the calculator)
+
+    add_limit_argument(p, default=None)
     p.add_argument("--win", metavar="TILE", help="the winning tile (not part of HAND)")
     add_meld_arguments(p)
     add_flag_arguments(p, "how the hand was won")
@@ -60,8 +63,11 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         _check_jsonl_alone(args)
         from mjenv.fans.jsonl import run_stdio
+        from mjenv.inputs import MAX_LINE_BYTES
 
-        return run_stdio()
+        return run_stdio(args.max_line_bytes or MAX_LINE_BYTES)
+    if args.max_line_bytes is not None:
+        raise CommandError("--max-line-bytes is the request size limit of --jsonl; give both")
 
     from mjenv.tiles import parse_tiles
 

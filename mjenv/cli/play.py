@@ -35,8 +35,9 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     p.add_argument("--seat", type=int, choices=range(4), default=0, metavar="N",
                    help="your seat, 0..3")
-    p.add_argument("--opponents", nargs="+", default=["random"], metavar="SPEC",
-                   help="one agent spec for all three opponents, or three specs")
+    p.add_argument("--opponents", nargs="+", default=None, metavar="SPEC",
+                   help="one agent spec for all three opponents, or three specs "
+                   "(default: random)")
     p.add_argument("--rules", choices=["mcr", "botzone"], default="mcr", help="the rule profile")
     p.add_argument("--episode", choices=["hand", "match"], default="hand",
                    help="one hand, or a 16-hand match")
@@ -46,7 +47,7 @@ def add_parser(subparsers: Subparsers) -> None:
     p.add_argument("--codes", action="store_true", help="tile codes instead of glyphs")
     p.add_argument("--save", metavar="DIR", default=None,
                    help="keep the record of every finished hand (and match) in DIR, for "
-                   "mjenv view and mjenv replay")
+                   "mjenv view and mjenv replay (none kept when not given)")
     p.set_defaults(handler=run)
 
 
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     one_thread_env()
     from mjenv.play import QuitGame, play_in_terminal
 
-    specs = args.opponents * 3 if len(args.opponents) == 1 else args.opponents
+    given = args.opponents or ["random"]
+    specs = given * 3 if len(given) == 1 else given
     if len(specs) != 3:
         raise CommandError("give one opponent spec or three")
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mjenv.cli.common import Subparsers, add_command
+from mjenv.cli.common import Subparsers, add_command, file_error
 
 EXAMPLES = """\
 examples:
@@ -37,6 +37,13 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except OSError as exc:  # an --html page that cannot be written (a folder, no permission)
+        raise file_error(exc) from None
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.html:
         from mjenv.render.html import load_sources, write_page
 

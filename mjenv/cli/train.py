@@ -8,8 +8,9 @@ commands stay fast and a missing train extra is one line.
 from __future__ import annotations
 
 import argparse
+import sys
 
-from mjenv.cli.common import Subparsers, add_command
+from mjenv.cli.common import Subparsers, add_command, file_error, interrupted
 
 CONFIG_EXAMPLES = """examples:
   mjenv configs                                  # the built-in configs
@@ -37,11 +38,27 @@ def add_parser(subparsers: Subparsers) -> None:
     q.set_defaults(handler=run_configs)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Hand the words to the training pipeline (its own parser and --help)."""
-    from mjenv.plugins import train_main
+RESUME = "re-run the same command to resume"
 
-    return train_main()(args.words)
+
+def run(args: argparse.Namespace) -> int:
+    """Hand the words to the training pipeline (its own parser and --help). Ctrl-C and SIGTERM
+    end it with one line and the status a shell expects (130, 143): every stage resumes, so
+    the line says how; SIGTERM unwinds like Ctrl-C, so the data workers are stopped at once."""
+    from mjenv.plugins import train_main
+    from mjenv.procs import TERMINATED, Terminated, sigterm_raises
+
+    pipeline = train_main()
+    try:
+        with sigterm_raises():
+            return pipeline(args.words)
+    except KeyboardInterrupt:
+        return interrupted("train", RESUME)
+    except Terminated:
+        sys.stderr.write(f"mjenv train: terminated; {RESUME}\n")
+        return TERMINATED
+    except OSError as exc:  # an --out that cannot be written, a config that cannot be read
+        raise file_error(exc) from None
 
 
 def run_configs(args: argparse.Namespace) -> int:

@@ -5,13 +5,19 @@ keeps what they report about their decisions (:func:`play_annotated`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mjenv.cli.common import CommandError, Subparsers, add_command
+from mjenv.cli.common import (
+    CommandError,
+    Subparsers,
+    add_command,
+    agent_from_spec,
+    file_error,
+    seed_arg,
+)
 
 if TYPE_CHECKING:
     from mjenv.agent import Agent
@@ -62,8 +68,9 @@ def add_parser(subparsers: Subparsers) -> None:
                       help="the rule profile of the new hand")
     play.add_argument("--episode", choices=["hand", "match"], default="hand",
                       help="one hand, or a whole match")
-    play.add_argument("--seed", type=int, default=0, help="the seed of the deal and the agents")
-    play.add_argument("--top", type=int, default=5,
+    play.add_argument("--seed", type=seed_arg, default=0,
+                      help="the seed of the deal and the agents")
+    play.add_argument("--top", type=_positive, default=5,
                       help="how many of the likeliest actions an annotation keeps")
     play.add_argument("--save-record", metavar="FILE",
                       help="also save the played record (with its annotations) as JSON")
@@ -123,9 +130,22 @@ def play_annotated(agents: Sequence[Agent], *, rules: str = "mcr", episode: str 
 
 
 # ================================================================ the command
+def _positive(text: str) -> int:
+    """A ``--top`` value: a positive integer, said so in one line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def _record_files(names: Sequence[str]) -> tuple[list[Path], bool]:
     """The record files named (a folder: its ``*.json`` records, sorted; files there that are
     not records are skipped with a note) and whether a folder was named."""
+    from mjenv.inputs import parse_json  # any file of the folder: untrusted JSON
+
     files: list[Path] = []
     folder = False
     for name in names:
@@ -136,9 +156,10 @@ def _record_files(names: Sequence[str]) -> tuple[list[Path], bool]:
         folder = True
         for candidate in sorted(path.glob("*.json")):
             try:
-                fmt = json.loads(candidate.read_text(encoding="utf-8")).get("format")
-            except (OSError, ValueError, AttributeError):
-                fmt = None
+                data = parse_json(candidate.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = None
+            fmt = data.get("format") if isinstance(data, dict) else None
             if fmt in RECORD_FORMATS:
                 files.append(candidate)
             else:
@@ -148,16 +169,25 @@ def _record_files(names: Sequence[str]) -> tuple[list[Path], bool]:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except OSError as exc:  # a record that cannot be read, a page that cannot be written
+        raise file_error(exc) from None
+
+
+def _run(args: argparse.Namespace) -> int:
     from mjenv.render.html import load_sources, sources_of, write_index, write_page
 
     out = Path(args.out)
     if args.play:
         if args.records:
             raise CommandError("give RECORDs or --play, not both")
-        from mjenv.agent import make_agent
+        from mjenv.procs import one_thread_env
 
-        record = play_annotated([make_agent(spec) for spec in args.play], rules=args.rules,
-                                episode=args.episode, seed=args.seed, top=args.top)
+        one_thread_env()  # before an agent imports torch: one-row forward passes, one core
+        record = play_annotated([agent_from_spec(spec) for spec in args.play],
+                                rules=args.rules, episode=args.episode, seed=args.seed,
+                                top=args.top)
         if args.save_record:
             from mjenv.engine.record import save
 

@@ -69,6 +69,7 @@ from mjenv.engine.game import PENALIZE, Game
 from mjenv.engine.match import Match
 from mjenv.engine.result import HandResult
 from mjenv.engine.rules import RuleConfig, profile
+from mjenv.inputs import parse_json
 from mjenv.tiles import CODES, tile_code
 
 FORMAT = "mjenv-hand"
@@ -192,8 +193,8 @@ def to_json(record: Record) -> str:
 def from_json(text: str) -> Record:
     """Parse JSON text (ValueError if it is not a JSON object); :func:`replay` validates it."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
+        value = parse_json(text)  # untrusted: bounded nesting, never a RecursionError
+    except ValueError as exc:
         raise ValueError(f"not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise ValueError(f"a record is a JSON object, got {type(value).__name__}")

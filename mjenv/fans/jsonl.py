@@ -27,6 +27,13 @@ Output, one of::
     {"error": "not_win"}                              # the tiles do not form a complete hand
     {"error": "invalid", "message": "<what is wrong>"}  # bad JSON, types, tiles, melds or flags
     {"error": "internal", "message": "<exception>"}   # a bug in the calculator; please report it
+
+Limits, so that no line can stop the stream or take the memory of the machine: a request line
+holds at most :data:`MAX_LINE_BYTES` bytes before its newline (1 MiB by default;
+``--max-line-bytes N`` changes it). A longer line is read in chunks of 64 kB and dropped up to
+its newline, never held whole, and answered ``{"error": "invalid", "message": "the line is
+longer than ..."}``. Arrays and objects may nest at most 64 levels deep
+(:func:`mjenv.inputs.parse_json`); a deeper line is answered ``invalid`` too.
 """
 
 from __future__ import annotations
@@ -37,10 +44,12 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import IO, Any
 
 from mjenv.fans import InvalidHandError, NotWinError, WinContext, calculate
+from mjenv.inputs import MAX_LINE_BYTES, add_limit_argument, parse_json
 from mjenv.melds import Meld
 from mjenv.tiles import is_flower, tile_id
 
@@ -48,6 +57,15 @@ FLAGS = ("self_drawn", "last_copy", "last_tile", "kong_win")
 WINDS = ("seat_wind", "prevalent_wind")
 FIELDS = ("hand", "melds", "win_tile", "flowers", *FLAGS, *WINDS)
 REQUIRED = ("hand", "win_tile")
+SKIP_CHUNK = 1 << 16
+"""How much of an over-long line is read at a time while it is dropped."""
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """Stands for an input line longer than the limit, dropped unread (its bytes are gone)."""
+
+    limit: int
 
 
 class RequestError(ValueError):
@@ -121,6 +139,8 @@ def evaluate(data: Any) -> dict[str, Any]:
         kwargs = parse_request(data)
     except ValueError as exc:
         return {"error": "invalid", "message": str(exc)}
+    except Exception as exc:  # a bug in a check must not stop the stream either
+        return {"error": "internal", "message": f"{type(exc).__name__}: {exc}"}
     try:
         result = calculate(**kwargs)
     except NotWinError:
@@ -132,44 +152,91 @@ def evaluate(data: Any) -> dict[str, Any]:
     return result.to_dict()
 
 
-def handle_line(line: str | bytes) -> dict[str, Any] | None:
+def handle_line(line: str | bytes | Oversized,
+                max_line_bytes: int = MAX_LINE_BYTES) -> dict[str, Any] | None:
     """The output object for one input line, or None for a blank line (no output)."""
+    if isinstance(line, Oversized):
+        return _too_long(line.limit)
     if isinstance(line, bytes):
+        if len(line.rstrip(b"\r\n")) > max_line_bytes:
+            return _too_long(max_line_bytes)
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             return {"error": "invalid", "message": f"the line is not valid UTF-8: {exc}"}
+    elif len(line) > max_line_bytes // 4 \
+            and len(line.rstrip("\r\n").encode("utf-8", "surrogatepass")) > max_line_bytes:
+        return _too_long(max_line_bytes)
     if not line.strip():
         return None
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
+        data = parse_json(line)
+    except ValueError as exc:
         return {"error": "invalid", "message": f"not valid JSON: {exc}"}
     return evaluate(data)
 
 
-def serve(lines: Iterable[str | bytes], out: IO[str]) -> int:
-    """Answer every non-blank line of ``lines`` on ``out``, flushing after each.
+def _too_long(limit: int) -> dict[str, Any]:
+    return {"error": "invalid", "message": f"the line is longer than {limit} bytes, the "
+            "request size limit (--max-line-bytes); it was skipped"}
+
+
+def read_lines(stream: IO[bytes], max_line_bytes: int = MAX_LINE_BYTES,
+               ) -> Iterator[bytes | Oversized]:
+    """The lines of a binary stream, each as soon as its newline arrives (a pipe is answered
+    line by line); a line over ``max_line_bytes`` (before its newline) comes as
+    :class:`Oversized`, read and dropped in :data:`SKIP_CHUNK` pieces, so memory stays bounded
+    by the limit however long the line is."""
+    while True:
+        line = stream.readline(max_line_bytes + 1)
+        if not line:
+            return
+        if line.endswith(b"\n") or len(line) <= max_line_bytes:
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):  # drop the rest of the line
+            line = stream.readline(SKIP_CHUNK)
+        yield Oversized(max_line_bytes)
+
+
+def _answer_text(answer: dict[str, Any]) -> str:
+    """One output line: UTF-8 text as is, and ``\\uXXXX`` escapes where the answer quotes a
+    lone surrogate of the request (a ``"\\ud800"`` escape decodes to one; UTF-8 cannot
+    encode it)."""
+    text = json.dumps(answer, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(answer)
+    return text + "\n"
+
+
+def serve(lines: Iterable[str | bytes | Oversized], out: IO[str],
+          max_line_bytes: int = MAX_LINE_BYTES) -> int:
+    """Answer every non-blank line of ``lines`` on ``out``, flushing after each; a line over
+    ``max_line_bytes`` gets an error answer. To read a binary stream with the limit bounding
+    memory too, pass ``read_lines(stream, max_line_bytes)``.
 
     Returns the number of output lines written.
     """
     written = 0
     for line in lines:
-        answer = handle_line(line)
+        answer = handle_line(line, max_line_bytes)
         if answer is None:
             continue
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.write(_answer_text(answer))
         out.flush()
         written += 1
     return written
 
 
-def run_stdio() -> int:
+def run_stdio(max_line_bytes: int = MAX_LINE_BYTES) -> int:
     """Serve standard input to standard output (UTF-8 both ways); the exit status."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
     try:
-        serve(sys.stdin.buffer, sys.stdout)
+        serve(read_lines(sys.stdin.buffer, max_line_bytes), sys.stdout, max_line_bytes)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -191,5 +258,6 @@ def main(argv: list[str] | None = None) -> int:
         "\"W6\",\"W7\",\"W8\",\"W9\",\"W9\",\"W9\"], \"win_tile\": \"W5\", \"self_drawn\": true}' "
         "| python -m mjenv.fans",
     )
-    parser.parse_args(argv)
-    return run_stdio()
+    add_limit_argument(parser)
+    args = parser.parse_args(argv)
+    return run_stdio(args.max_line_bytes)

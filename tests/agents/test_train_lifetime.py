@@ -1,10 +1,11 @@
 """``mjenv train`` killed while its data workers play leaves no process behind, and the re-run
-resumes to the uninterrupted result (issue 14: the data workers used to run on at full CPU)."""
+resumes to the uninterrupted result (issue 14: the data workers used to run on at full CPU);
+SIGTERM and Ctrl-C end it with one line that says how to resume. The start-and-kill loop is
+the arena's (tests/lifetime.py)."""
 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,17 +15,23 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from tests.arena.test_lifetime import SLOW, session  # noqa: E402
+from tests.lifetime import (  # noqa: E402
+    HAS_PROC,
+    ROOT,
+    SLOW,
+    SLOW_SPEC,
+    check_unwound,
+    kill_midway,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-TEACHER = "tests.arena.test_lifetime:Slow"
-"""A random teacher that the killed run slows down (same moves either way)."""
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="reads /proc")
 
 
 def command(out: Path) -> list[str]:
+    """The smoke config with a slowed random teacher (same moves either way) whose data two
+    workers generate."""
     return [sys.executable, "-m", "mjenv", "train", "--config", "smoke", "--out", str(out),
-            "--no-progress", "bc.workers=2", "bc.hands=8", f"bc.teacher={TEACHER}",
+            "--no-progress", "bc.workers=2", "bc.hands=8", f"bc.teacher={SLOW_SPEC}",
             "ppo.updates=1", "evaluate.deals=1"]
 
 
@@ -45,30 +52,24 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "SIGINT"])
 def test_a_killed_training_leaves_no_worker_and_resumes(how: str, tmp_path: Path,
                                                         reference: Path) -> None:
     out = tmp_path / "run"
-    env = {**os.environ, SLOW: "0.01"}
-    train = subprocess.Popen(command(out), cwd=ROOT, env=env, start_new_session=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while len(session(train.pid)) < 3:  # the parent and its two data workers
-            assert train.poll() is None, train.communicate()
-            assert time.monotonic() < deadline, "the data workers never started"
-            time.sleep(0.05)
-        time.sleep(0.3)
-        train.send_signal(getattr(signal, how))
-        train.communicate(timeout=60)
-        deadline = time.monotonic() + 10
-        while session(train.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert session(train.pid) == {}, "left behind"
-    finally:
-        for pid in session(train.pid):
-            os.kill(pid, signal.SIGKILL)
+    seen: list[float] = []
+
+    def ready(running: dict[int, str]) -> bool:
+        """The parent and its two data workers, for 0.3 s (playing by then)."""
+        if len(running) < 3:
+            return False
+        seen.append(time.monotonic())
+        return seen[-1] - seen[0] > 0.3
+
+    killed = kill_midway(command(out), how, ready, env={**os.environ, SLOW: "0.01"})
+    check_unwound(killed, how, "train")
     assert not (out / "bc" / "final.pt").exists(), "the run was not caught in the middle"
+    if how == "SIGINT":
+        return  # stopped by the same code as SIGTERM: its resume is checked there
 
     again = subprocess.run(command(out), cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
