@@ -76,10 +76,17 @@ class Agent(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
 
 
+def _shown(spec: object, limit: int = 80) -> str:
+    """``spec`` (or an error text) as an error message quotes it: a string's repr, cut to
+    ``limit`` characters, so that a pathological spec still gives one readable line."""
+    text = repr(spec) if isinstance(spec, str) else str(spec)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _value(text: str) -> Any:
     try:
         return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # not a literal: the text
         return text
 
 
@@ -106,7 +113,7 @@ def _split(spec: str) -> list[str]:
             continue
         word.append(ch)
     if quote or depth:
-        raise ValueError(f"agent spec {spec!r}: unbalanced quotes or brackets")
+        raise ValueError(f"agent spec {_shown(spec)}: unbalanced quotes or brackets")
     if word:
         words.append("".join(word))
     return words
@@ -124,10 +131,11 @@ def load_factory(spec: str, path: str) -> Callable[..., Any]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"agent spec {spec!r}: cannot import {module_name!r} ({exc})") from None
+        raise ValueError(
+            f"agent spec {_shown(spec)}: cannot import {module_name!r} ({exc})") from None
     factory = getattr(module, attr, None)
     if factory is None or not callable(factory):
-        raise ValueError(f"agent spec {spec!r}: {module_name!r} has no callable {attr!r}")
+        raise ValueError(f"agent spec {_shown(spec)}: {module_name!r} has no callable {attr!r}")
     return factory  # type: ignore[no-any-return]
 
 
@@ -153,22 +161,22 @@ def _check_trusted(spec: str, name: str, path: str) -> None:
     if programs_allowed():
         return
     if getattr(load_factory(spec, path), "runs_programs", False) is True:
-        raise ValueError(f"agent spec {spec!r}: {name!r} runs a program, which is off "
+        raise ValueError(f"agent spec {_shown(spec)}: {name!r} runs a program, which is off "
                          "(MJENV_ALLOW_IMPORT=0; MJENV_ALLOW_PROGRAMS=1 allows it)")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``spec`` -> (``"module:attr"`` import path, keyword options). ValueError if malformed."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+        raise ValueError(f"an agent spec is a non-empty string, got {_shown(spec)}")
     head, *rest = _split(spec)
     options: dict[str, Any] = {}
     for item in rest:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
-            raise ValueError(f"agent spec {spec!r}: option {item!r} is not key=value")
+            raise ValueError(f"agent spec {_shown(spec)}: option {item!r} is not key=value")
         if key in options:
-            raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
+            raise ValueError(f"agent spec {_shown(spec)}: option {key!r} given twice")
         options[key] = _value(value)
     name, colon, arg = head.partition(":")
     registered = registered_agents()
@@ -177,22 +185,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if colon:  # only now is the factory imported, to learn which option ARG fills
             field = spec_argument(load_factory(spec, path))
             if field is None:
-                raise ValueError(f"agent spec {spec!r}: {name!r} takes no ':' argument")
+                raise ValueError(f"agent spec {_shown(spec)}: {name!r} takes no ':' argument")
             if not arg:
-                raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
+                raise ValueError(f"agent spec {_shown(spec)}: {name} needs a {field}: "
                                  f"'{name}:{field.upper()}'")
             if field in options:
-                raise ValueError(f"agent spec {spec!r}: the {field} is given twice "
+                raise ValueError(f"agent spec {_shown(spec)}: the {field} is given twice "
                                  f"(after '{name}:' and as {field}=)")
             options[field] = _value(arg) if arg[0] in "'\"" else arg  # 'a path with spaces'
         _check_trusted(spec, name, path)
         return path, options
     known = ", ".join(registered) or "none installed"
     if not imports_allowed():
-        raise ValueError(f"agent spec {spec!r}: import strings are off (MJENV_ALLOW_IMPORT=0); "
-                         f"use a registered name ({known})")
+        raise ValueError(f"agent spec {_shown(spec)}: import strings are off "
+                         f"(MJENV_ALLOW_IMPORT=0); use a registered name ({known})")
     if not colon or not arg or not all(p.isidentifier() for p in name.split(".")):
-        raise ValueError(f"unknown agent spec {spec!r}: use a registered name ({known}; "
+        raise ValueError(f"unknown agent spec {_shown(spec)}: use a registered name ({known}; "
                          "'NAME:ARG' where it takes an argument, e.g. a policy's checkpoint) "
                          "or 'package.module:Class'")
     return head, options
@@ -209,16 +217,17 @@ def make_agent(spec: str) -> Agent:
         field = spec_argument(factory)
         if isinstance(exc, TypeError) and field is not None and field not in options:
             name = _split(spec)[0].partition(":")[0]
-            raise ValueError(f"agent spec {spec!r}: {name} needs a {field}: "
+            raise ValueError(f"agent spec {_shown(spec)}: {name} needs a {field}: "
                              f"'{name}:{field.upper()}'") from None
-        raise ValueError(f"agent spec {spec!r}: {exc}") from None
+        raise ValueError(f"agent spec {_shown(spec)}: {_shown(exc, 300)}") from None
     except ValueError as exc:
-        raise ValueError(f"agent spec {spec!r}: {exc}") from None
+        raise ValueError(f"agent spec {_shown(spec)}: {_shown(exc, 300)}") from None
     except Exception as exc:  # an agent that fails to start is one line, not a traceback
-        raise ValueError(f"agent spec {spec!r}: cannot build it: "
-                         f"{type(exc).__name__}: {exc}") from None
+        raise ValueError(f"agent spec {_shown(spec)}: cannot build it: "
+                         f"{type(exc).__name__}: {_shown(exc, 300)}") from None
     if not isinstance(agent, Agent):
-        raise ValueError(f"agent spec {spec!r}: {path} is not an agent (needs reset and act)")
+        raise ValueError(
+            f"agent spec {_shown(spec)}: {path} is not an agent (needs reset and act)")
     return agent
 
 

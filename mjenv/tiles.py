@@ -137,6 +137,10 @@ def _parse_compact_single(token: str) -> int | None:
 
 
 def _compact_group(digits: str, letter: str) -> list[int] | None:
+    """The ids of ``digits`` in suit ``letter`` (m p s z), or None when a digit or the letter
+    names no tile (``"9,"``, ``"0m"``, ``"8z"``)."""
+    if letter != "z" and letter not in _SUIT_LETTER_BASE:
+        return None
     out = []
     for ch in digits:
         d = int(ch)

@@ -394,3 +394,12 @@ def test_mjenv_agent_does_not_import_agents() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_pathological_spec_is_one_short_line() -> None:
+    # found by scripts/fuzz_entry_points.py: ast.literal_eval recursed on 100k unary minuses,
+    # and the message quoted the whole spec
+    with pytest.raises(ValueError) as err:
+        make_agent("random seed=" + "-" * 100_000 + "1")
+    message = str(err.value)
+    assert "\n" not in message and len(message) < 500

@@ -167,3 +167,10 @@ def test_to_counts() -> None:
     assert len(counts) == NUM_KINDS
     assert counts[:9] == [3, 1, 1, 1, 2, 1, 1, 1, 3]
     assert sum(counts) == 14
+
+
+def test_compact_token_with_a_letter_that_is_no_suit_is_a_value_error() -> None:
+    # found by scripts/fuzz_entry_points.py: "9," reached the suit table and raised KeyError
+    for token in ("9,", "1x", "12q"):
+        with pytest.raises(ValueError, match="not a tile"):
+            parse_tiles(token)
