@@ -33,6 +33,7 @@ from typing import Any
 from mjenv.arena.config import ArenaConfig
 from mjenv.arena.play import ROW_FIELDS
 from mjenv.arena.records import FOLDER, RecordSelection, key_of, record_name
+from mjenv.inputs import parse_json
 
 INT_FIELDS = {f for f in ROW_FIELDS if f not in ("agent", "fans", "error")}
 FILES = ("manifest.json", "hands.csv", "done.txt", "results.json", "errors.log",
@@ -71,14 +72,17 @@ class RunFolder:
                                  "there is overwritten)")
         if manifest.exists():
             try:
-                old = ArenaConfig.from_json(json.loads(manifest.read_text())["config"])
-            except (ValueError, KeyError, json.JSONDecodeError) as exc:
+                saved = parse_json(manifest.read_bytes())
+                if not isinstance(saved, dict):
+                    raise ValueError("not a JSON object")
+                old = ArenaConfig.from_json(saved["config"])
+            except (ValueError, KeyError, TypeError) as exc:
                 raise ValueError(f"{manifest}: not an arena manifest ({exc})") from None
             if old != config:
                 raise ValueError(
                     f"{folder.path} holds a different arena run ({json.dumps(old.to_json())}); "
                     "use another --out folder (results are never mixed)")
-            was = json.loads(manifest.read_text()).get("records") or ""
+            was = saved.get("records") or ""
             if was != folder._records_text():
                 raise ValueError(
                     f"{folder.path} holds a run played with "

@@ -150,9 +150,10 @@ def test_a_different_configuration_is_refused(tmp_path: Path) -> None:
     run_arena(ArenaConfig(agents=QUICK, deals=2), tmp_path, progress=False)
     with pytest.raises(ValueError, match="different arena run"):
         run_arena(ArenaConfig(agents=QUICK, deals=3), tmp_path, progress=False)
-    (tmp_path / "manifest.json").write_text("{not json")
-    with pytest.raises(ValueError, match="not an arena manifest"):
-        run_arena(ArenaConfig(agents=QUICK, deals=2), tmp_path, progress=False)
+    for broken in ("{not json", "[1, 2]", "[" * 5000, '{"config": 3}'):  # never a traceback
+        (tmp_path / "manifest.json").write_text(broken)
+        with pytest.raises(ValueError, match="not an arena manifest"):
+            run_arena(ArenaConfig(agents=QUICK, deals=2), tmp_path, progress=False)
 
 
 class Crashing:
