@@ -62,7 +62,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.agent": {"mjenv.plugins"},
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
     "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans",
-                    "mjenv.procs", "mjenv.engine.record"},  # records: the games kept
+                    "mjenv.procs", "mjenv.engine.record",  # records: the games kept
+                    "mjenv.inputs"},  # the bounded JSON parser (a manifest is outside input)
     # process lifetime (workers that die with their parent, SIGTERM, threads): stdlib only
     "mjenv.procs": set(),
     # the seat's events for agents that watch the hand (a Botzone bot program)
