@@ -206,7 +206,7 @@ def train(args: Args, data: Dataset | None = None) -> Path:
     if args.threads:
         torch.set_num_threads(args.threads)
     out = common.prepare_folder(args, _HEADER)
-    device = torch.device(args.device)
+    device = common.resolve_device(args.device)
     net = make_net(args).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     step = 0

@@ -23,8 +23,11 @@ from .configs import resolve_config
 
 ArgsT = TypeVar("ArgsT")
 
-UNCOMPARED = ("out", "device")
+UNCOMPARED = ("out", "device", "backend", "ray_address")
 """Args that may differ when a run is resumed (where it runs, not what it computes)."""
+
+DEVICES = "'cpu', 'cuda', 'cuda:N' or 'auto'"
+"""What a stage's ``device`` may be (:func:`resolve_device`)."""
 
 
 # ------------------------------------------------------------------ typed fields
@@ -67,6 +70,35 @@ def require(args: Any, condition: bool, name: str, what: str) -> None:
                          f"got {getattr(args, name)!r}")
 
 
+def device_ok(name: str) -> bool:
+    """Whether ``name`` is one of :data:`DEVICES` (checked when the config is read, before
+    anything asks whether this machine has a GPU)."""
+    return name in ("cpu", "cuda", "auto") or re.fullmatch(r"cuda:\d+", name) is not None
+
+
+def resolve_device(name: str) -> Any:
+    """The ``torch.device`` a stage computes on. ``auto`` takes the first GPU when torch sees
+    one and the CPU otherwise (the same config runs anywhere); ``cuda`` (or ``cuda:N``) on a
+    machine where torch sees no GPU is a one-line ValueError saying why, not a CUDA traceback
+    from the first tensor moved there."""
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if not device_ok(name):
+        raise ValueError(f"device must be {DEVICES}, got {name!r}")
+    if name.startswith("cuda"):
+        if not torch.cuda.is_available():
+            why = (f"this torch {torch.__version__} is built without CUDA"
+                   if torch.version.cuda is None else "torch sees no GPU on this machine")
+            raise ValueError(f"device = {name!r} asked for, but {why}; "
+                             "use device = \"cpu\" or \"auto\"")
+        index = int(name.partition(":")[2] or 0)
+        if index >= torch.cuda.device_count():
+            raise ValueError(f"device = {name!r}: torch sees {torch.cuda.device_count()} GPU(s)")
+    return torch.device(name)
+
+
 # ------------------------------------------------------------------ config files and overrides
 
 def args_from_dict(cls: type[ArgsT], data: Mapping[str, Any], where: str = "config") -> ArgsT:
@@ -83,7 +115,7 @@ def override_value(text: str) -> Any:
     ``["x", "y"]``), else the text itself as a string."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError, MemoryError):  # no literal: the text
         return text
 
 
@@ -106,6 +138,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"cannot read config {path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    except (RecursionError, MemoryError):  # tomllib recurses into nested arrays and tables
+        raise ValueError(f"{path}: not valid TOML: nested too deeply") from None
 
 
 def parse_command_line(cls: type[ArgsT], prog: str, description: str,

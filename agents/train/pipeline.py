@@ -19,6 +19,7 @@ A staged config is a TOML file with shared top-level keys and one table per stag
     workers = 2
     seed = 7                 #   the arena's deal seed
     records = "won"          #   keep game records (the arena's --records; default: none)
+    control = "bc"           #   also play it in the policy's place (paired; docs/training.md)
 
 Any table may be left out (a config with only ``[bc]`` clones; without ``[evaluate]`` nothing is
 played). Overrides are ``stage.key=value`` words (``ppo.updates=5``, ``evaluate.deals=50``) or
@@ -30,7 +31,11 @@ The evaluation plays the trained policy (PPO's ``final.pt``, else BC's) 1-vs-3 a
 opponent on duplicate deals and prints the arena's table; ``out/summary.json`` and
 ``out/summary.md`` collect the score differences with their 95% intervals, and each arena
 folder holds its plots (and, with ``records``, its games' records in ``records/``, for
-``mjenv view``).
+``mjenv view``). With ``control``, the control agent (``bc``: the cloned policy) also plays
+1-vs-3 against each opponent on the same deals (``out/eval/control-<opponent>/``), and the
+summary adds the policy's score difference minus the control's, paired deal by deal
+(mjenv.arena.stats.control_difference): the gain over the control, with a narrower interval
+than the difference of the two plain ones.
 """
 
 from __future__ import annotations
@@ -41,9 +46,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import bc, common, ppo
+
+if TYPE_CHECKING:
+    from mjenv.arena.config import ArenaConfig
 from .configs import builtin_configs, resolve_config
 
 SHARED = ("seed", "threads", "device", "rules")
@@ -64,9 +72,16 @@ class EvaluateArgs:
     records: str = ""
     """the games whose records each arena run keeps in its ``records/`` (the arena's
     ``--records``: all, won, penalized, sample:N or a comma-separated union; empty: none)"""
+    control: str = ""
+    """an agent spec (``bc``: the cloned policy) that also plays against each opponent on the
+    same deals, for the paired estimate of the policy's gain over it (empty: none)"""
 
     def __post_init__(self) -> None:
         common.check_types(self)
+        if self.control and self.control != BC_ALIAS:
+            from mjenv.agent import parse_spec
+
+            parse_spec(self.control)  # a malformed spec fails now
         common.require(self, self.deals >= 1, "deals", ">= 1")
         common.require(self, ppo.records_ok(self.records), "records", ppo.RECORDS)
         common.require(self, self.workers >= 1, "workers", ">= 1")
@@ -108,7 +123,11 @@ def load(config: str | Path, overrides: Sequence[str] = (), out: str | None = No
     shared_over, staged_over = _split_overrides(overrides)
     data.update(shared_over)
     for stage, values in staged_over.items():
-        data.setdefault(stage, {}).update(values)
+        table = data.setdefault(stage, {})
+        if not isinstance(table, dict):
+            raise ValueError(f"{config}: {stage} = {table!r} is not a table ([{stage}]), so "
+                             f"{stage}.KEY=VALUE cannot override it")
+        table.update(values)
     if out is not None:
         data["out"] = out
     tables = {k: v for k, v in data.items() if isinstance(v, dict)}
@@ -138,8 +157,9 @@ def load(config: str | Path, overrides: Sequence[str] = (), out: str | None = No
         values = {k: top[k] for k in ("rules",) if k in top}
         pipeline.evaluate = common.args_from_dict(
             EvaluateArgs, {**values, **tables["evaluate"]}, f"{config} [evaluate]")
-        if BC_ALIAS in pipeline.evaluate.opponents and pipeline.bc is None:
-            raise ValueError(f"{config} [evaluate]: opponent 'bc' needs a [bc] stage")
+        if BC_ALIAS in (*pipeline.evaluate.opponents, pipeline.evaluate.control) \
+                and pipeline.bc is None:
+            raise ValueError(f"{config} [evaluate]: opponent or control 'bc' needs a [bc] stage")
         if pipeline.bc is None and pipeline.ppo is None:
             raise ValueError(f"{config}: [evaluate] needs a [bc] or [ppo] stage to evaluate")
     return pipeline
@@ -156,8 +176,14 @@ def trained_policy(pipeline: Pipeline) -> Path:
     return pipeline.out / stage / "final.pt"
 
 
+def _spec(pipeline: Pipeline, agent: str) -> str:
+    """The agent spec of an ``[evaluate]`` opponent or control (``bc``: the cloned policy)."""
+    return f"policy:{pipeline.out / 'bc' / 'final.pt'}" if agent == BC_ALIAS else agent
+
+
 def evaluate(pipeline: Pipeline, progress: bool = True) -> dict[str, Any]:
-    """Arena runs of the trained policy against each opponent; writes summary.json/.md."""
+    """Arena runs of the trained policy against each opponent (and of the control, when there
+    is one); writes summary.json/.md."""
     from mjenv.arena.config import ArenaConfig
     from mjenv.arena.runner import run_arena
     from mjenv.arena.stats import table
@@ -168,8 +194,10 @@ def evaluate(pipeline: Pipeline, progress: bool = True) -> dict[str, Any]:
     name = "ppo" if pipeline.ppo is not None else "bc"
     summary: dict[str, Any] = {"policy": str(policy), "deals": ev.deals, "seed": ev.seed,
                                "rules": ev.rules, "against": {}}
+    if ev.control:
+        summary["control"] = ev.control
     for opponent in ev.opponents:
-        spec = f"policy:{pipeline.out / 'bc' / 'final.pt'}" if opponent == BC_ALIAS else opponent
+        spec = _spec(pipeline, opponent)
         if opponent == BC_ALIAS and name == "bc":
             continue
         config = ArenaConfig(agents=(f"policy:{policy}", spec), names=(name, opponent),
@@ -186,10 +214,42 @@ def evaluate(pipeline: Pipeline, progress: bool = True) -> dict[str, Any]:
             "deal_in_rate": me["deal_in_rate"], "folder": str(folder)}
         if ev.records:  # where to point mjenv view
             summary["against"][opponent]["records"] = str(folder / "records")
+        if ev.control and not (ev.control == BC_ALIAS and name == "bc"):
+            paired = _control_run(pipeline, config, folder, opponent, progress)
+            summary["against"][opponent]["control_difference"] = paired
+            print(f"minus control {ev.control}: {paired['mean']:+.2f} per hand, 95% CI "
+                  f"[{paired['low']:+.2f}, {paired['high']:+.2f}] (paired by deal)")
     (pipeline.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n",
                                                 encoding="utf-8")
     (pipeline.out / "summary.md").write_text(summary_markdown(summary, name), encoding="utf-8")
     return summary
+
+
+def _control_run(pipeline: Pipeline, config: ArenaConfig, folder: Path, opponent: str,
+                 progress: bool) -> dict[str, float]:
+    """The control's arena run against ``opponent`` on the deals of ``config`` (in
+    ``out/eval/control-<opponent>/``, resumable) and the policy's paired difference from it.
+    A control that is the opponent itself plays four copies of one agent, whose per-deal
+    difference is zero (mjenv.arena.stats.control_difference): nothing to play."""
+    from dataclasses import replace as replace_config
+
+    from mjenv.arena.runner import run_arena
+    from mjenv.arena.stats import control_difference, difference
+
+    from .ppo import arena_rows
+
+    ev = pipeline.evaluate
+    assert ev is not None
+    names = tuple(config.names)
+    rows = arena_rows(folder)
+    if ev.control == opponent:
+        return difference(rows, names[0], names[1])
+    control = replace_config(config, agents=(_spec(pipeline, ev.control), config.agents[1]),
+                             names=("control", opponent))
+    where = pipeline.out / "eval" / _folder_name(f"control-{opponent}")
+    print(f"arena: control {ev.control} vs 3x {opponent}, {ev.deals} duplicate deals -> {where}")
+    run_arena(control, where, workers=ev.workers, progress=progress)
+    return control_difference(rows, names, arena_rows(where), ("control", opponent))
 
 
 def _folder_name(label: str) -> str:
@@ -197,15 +257,24 @@ def _folder_name(label: str) -> str:
 
 
 def summary_markdown(summary: Mapping[str, Any], name: str) -> str:
+    control = summary.get("control")
     lines = [f"# {name}: {summary['policy']}", "",
              f"1-vs-3 on {summary['deals']} duplicate deals (seed {summary['seed']}, "
-             f"{summary['rules']}); score difference per hand with its 95% interval.", "",
-             "| opponent | score difference | 95% CI | win rate | deal-in rate |",
-             "|---|---:|---|---:|---:|"]
+             f"{summary['rules']}); score difference per hand with its 95% interval."
+             + (f" Minus control: the score difference minus that of `{control}` on the same "
+                "deals and seats, paired by deal." if control else ""), "",
+             "| opponent | score difference | 95% CI | win rate | deal-in rate |"
+             + (" minus control | 95% CI |" if control else ""),
+             "|---|---:|---|---:|---:|" + ("---:|---|" if control else "")]
     for opponent, row in summary["against"].items():
         d = row["score_difference"]
-        lines.append(f"| {opponent} | {d['mean']:+.2f} | [{d['low']:+.2f}, {d['high']:+.2f}] | "
-                     f"{row['win_rate']:.1%} | {row['deal_in_rate']:.1%} |")
+        line = (f"| {opponent} | {d['mean']:+.2f} | [{d['low']:+.2f}, {d['high']:+.2f}] | "
+                f"{row['win_rate']:.1%} | {row['deal_in_rate']:.1%} |")
+        if control:
+            c = row.get("control_difference")
+            line += (f" {c['mean']:+.2f} | [{c['low']:+.2f}, {c['high']:+.2f}] |" if c
+                     else " - | - |")
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 

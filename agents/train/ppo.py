@@ -11,10 +11,14 @@ Settings are the fields of :class:`Args` (TOML ``key = value`` pairs and ``key=v
 overrides, as in :mod:`mjenv_agents.train.bc`).
 
 **Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in this
-process, or in each of ``rollout_workers`` worker processes (each with its own random streams
-and a copy of the learner's weights sent before every collection; their batches are joined in
-worker order, so runs stay reproducible). Each hand gets a seating: one opponent kind is drawn
-from ``opponents`` with ``opponent_weights``, and
+process, or in each of ``rollout_workers`` workers (each with its own random streams and a copy
+of the learner's weights sent before every collection; their batches are joined in worker
+order, so runs stay reproducible). ``backend`` says where the workers run: ``processes`` on this
+machine, or ``ray``, Ray actors on a local Ray or the cluster at ``ray_address``
+(:mod:`mjenv_agents.train.ray_rollouts`: the weights go through Ray's object store, one
+``ray.put`` per update); the same seeds give the same run on both. The workers live as long as
+the run and restart their streams at each checkpoint update. Each hand gets a seating: one
+opponent kind is drawn from ``opponents`` with ``opponent_weights``, and
 
 * ``"self"``: the learner plays all four seats (every decision is training data);
 * ``"pool"``: the learner plays one random seat, a snapshot drawn uniformly from the pool (the
@@ -41,16 +45,29 @@ value head alone (a cloned network starts with an untrained one). Decisions take
 network in hands that straddle an update are corrected by the ratio against the probability
 recorded when they were played (the clipping bounds it).
 
+**The learner's device.** ``device = "cuda"`` trains on the GPU (each update's batch moved
+there once; the minibatch order and the action sampling stay on CPU generators, so a run is
+reproducible on its device), and the in-process rollout's batched inference runs there too;
+worker processes and actors infer on their CPU. ``auto`` takes the GPU when torch sees one;
+``cuda`` where it sees none is a one-line error before anything is written
+(:func:`~mjenv_agents.train.common.resolve_device`).
+
 **Evaluation.** Before the first update (when ``eval_interval`` is set), every
 ``eval_interval`` updates and after the last, the current network is saved as
 ``snapshots/update_<u>.pt`` and played in the arena (:mod:`mjenv.arena`), 1-vs-3 against
 ``eval_opponent`` on ``eval_deals`` duplicate deals of the fixed seed ``eval_seed``:
 the learning curve, logged as ``eval/score_diff`` with its 95% interval
 (``eval/score_diff_low``, ``eval/score_diff_high``), ``eval/win_rate`` and
-``eval/deal_in_rate``, plotted in ``learning_curve.png``; each arena run is kept in
-``eval/update_<u>/`` (resumable like any arena run), with the records of the games that
+``eval/deal_in_rate``, plotted with error bars in ``learning_curve.png``; each arena run is kept
+in ``eval/update_<u>/`` (resumable like any arena run), with the records of the games that
 ``eval_records`` selects in ``eval/update_<u>/records/`` (watch how the policy's play changes:
-``mjenv view``).
+``mjenv view``). With ``eval_control`` (``init``: the starting network), the control plays the
+same deals once (``eval/control/``) and every point also logs ``eval/control_diff`` (with
+``_low``, ``_high``): its score difference minus the control's, paired deal by deal
+(:func:`mjenv.arena.stats.control_difference`). The control is the same for every point, so
+these rank the snapshots exactly as the plain differences do; their intervals are narrower
+only where the learner's and the control's per-deal results correlate above about 0.5, which
+measured MCR play does not reach (docs/training.md, "Ranking snapshots"): off by default.
 
 **Run folder** (``out``): ``config.toml``, ``metrics.csv`` and TensorBoard events (the names
 in :data:`METRICS`, one row per ``log_interval`` updates plus the evaluation rows),
@@ -66,18 +83,20 @@ resumes; a folder holding another config is refused.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 
-from mjenv.procs import die_with_parent
+from mjenv.procs import die_with_parent, ignore_interrupts, sigterm_raises
 
 from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
 from . import common
@@ -90,14 +109,26 @@ METRICS = (
     "rollout/decisions", "time/decisions_per_second",
     "eval/score_diff", "eval/score_diff_low", "eval/score_diff_high", "eval/win_rate",
     "eval/deal_in_rate",
+    "ppo/epochs", "time/learner_decisions_per_second",
+    "eval/control_diff", "eval/control_diff_low", "eval/control_diff_high",
 )
 """The stable metric names (TensorBoard tags and metrics.csv columns). ``rollout/*`` are per
 learner seat and hand since the previous row; ``rollout/decisions`` counts the learner's
 decisions trained on so far; ``time/decisions_per_second`` is the rollout speed (decisions of all
-seats, network inference and opponents included)."""
+seats, network inference and opponents included); ``ppo/epochs`` the passes an update made (fewer
+than ``epochs`` when ``target_kl`` stopped it); ``time/learner_decisions_per_second`` the
+update's speed (decisions times passes, per second of the update: the learner's device at
+work); ``eval/control_diff*`` the score difference minus the control's (``eval_control``)."""
+
+TIMINGS = ("time/decisions_per_second", "time/learner_decisions_per_second")
+"""The metrics that are wall-clock speeds: every other one is the same in two runs of the same
+seeds (on CPU, same thread count), whatever the backend."""
 
 _HEADER = "the resolved Args of this run (mjenv_agents.train.ppo)"
 SELF, POOL = "self", "pool"
+BACKENDS = ("processes", "ray")
+INIT = "init"
+"""``eval_control = "init"``: the network the run started from."""
 
 
 @dataclass
@@ -109,6 +140,8 @@ class Args:
     """seeds the hands, seatings, opponents, action sampling, minibatches and fresh weights"""
     out: str = "runs/ppo"
     device: str = "cpu"
+    """the learner's device: ``cpu``, ``cuda`` (``cuda:N``; an error where torch sees no GPU)
+    or ``auto`` (the GPU when there is one); the in-process rollout infers on it too"""
     threads: int = 0
     """torch CPU threads (0: torch's default)"""
     log_interval: int = 1
@@ -124,9 +157,21 @@ class Args:
     eval_records: str = ""
     """the evaluation games whose records are kept (the arena's ``--records``: all, won,
     penalized, sample:N or a comma-separated union; empty: none)"""
+    eval_control: str = ""
+    """the control of the learning curve's paired estimator: ``init`` (the starting network),
+    an agent spec, or empty (none); it plays the evaluation deals once, and every point also
+    reports ``eval/control_diff``, its score difference minus the control's, deal by deal"""
     rollout_workers: int = 1
-    """processes that play the hands (1: in this process; more: each plays ``games`` hands
-    with its own random streams, the learner's weights sent before every collection)"""
+    """workers that play the hands (1 with ``processes``: in this process; more: each plays
+    ``games`` hands with its own random streams, the learner's weights sent before every
+    collection)"""
+    backend: str = "processes"
+    """where the rollout workers run: ``processes`` (on this machine) or ``ray`` (Ray actors:
+    a local Ray, or the cluster at ``ray_address``); the same seeds give the same run"""
+    ray_address: str = ""
+    """the Ray cluster to join (``auto``, ``ray://HOST:10001``, ``HOST:6379``); empty: a Ray
+    already initialized in this process, else a local one started with ``rollout_workers``
+    CPUs and shut down at the end"""
 
     # ---------------------------------------------------------------- algorithm
     rules: str = "mcr"
@@ -177,6 +222,10 @@ class Args:
         for name in ("ent_coef", "vf_coef", "max_grad_norm", "target_kl"):
             require(self, getattr(self, name) >= 0, name, ">= 0")
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
+        require(self, common.device_ok(self.device), "device", common.DEVICES)
+        require(self, self.backend in BACKENDS, "backend", " or ".join(map(repr, BACKENDS)))
+        require(self, not self.ray_address or self.backend == "ray", "ray_address",
+                "empty unless backend = 'ray'")
         require(self, len(self.opponents) >= 1, "opponents", "a non-empty list")
         require(self, records_ok(self.eval_records), "eval_records", RECORDS)
         require(self, len(self.opponent_weights) == len(self.opponents)
@@ -188,6 +237,8 @@ class Args:
         for spec in self.opponents:
             if spec not in (SELF, POOL):
                 parse_spec(spec)  # a malformed spec fails now
+        if self.eval_control not in ("", INIT):
+            parse_spec(self.eval_control)
 
 
 def args_from_dict(data: Any, where: str = "config") -> Args:
@@ -216,6 +267,10 @@ class Batch:
     def __len__(self) -> int:
         return len(self.action)
 
+    def to(self, device: torch.device) -> Batch:
+        """The batch on ``device`` (moved once per update, not once per minibatch)."""
+        return Batch(*(getattr(self, f.name).to(device) for f in fields(Batch)))
+
 
 @dataclass
 class _Hand:
@@ -239,17 +294,25 @@ class Rollout:
         self.args = args
         self.net = net
         self.pool = pool
-        # stream 0: the in-process rollout; 1..W: worker processes (rollout_workers)
-        self.rng = np.random.default_rng([args.seed, start] + ([stream] if stream else []))
-        self.generator = torch.Generator().manual_seed(int(np.random.SeedSequence(
-            [args.seed, start, 1] + ([stream] if stream else [])).generate_state(1)[0]))
+        self.stream = stream
+        """0: a single rollout (in this process, or one worker); 1..W: worker w of W"""
         self.weights = np.asarray(args.opponent_weights, dtype=float)
         self.weights /= self.weights.sum()
         self.agents: dict[tuple[str, int, int], Any] = {}
         self.make_env: Callable[[], Any] = lambda: mjenv.raw_env(rules=args.rules)
-        self.hands = [self._new_hand(slot) for slot in range(args.games)]
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
+        self.restart(start)
+
+    def restart(self, start: int) -> None:
+        """Begin the segment at update ``start``: random streams from ``(seed, start,
+        stream)``, fresh hands, no statistics; what a run resumed at ``start`` begins with."""
+        extra = [self.stream] if self.stream else []
+        self.rng = np.random.default_rng([self.args.seed, start, *extra])
+        self.generator = torch.Generator().manual_seed(int(np.random.SeedSequence(
+            [self.args.seed, start, 1, *extra]).generate_state(1)[0]))
+        self.agents.clear()  # built afresh, as in a resumed run
+        self.hands = [self._new_hand(slot) for slot in range(self.args.games)]
         self.stats: list[tuple[float, int, int]] = []  # (payment, win, deal-in) per seat-hand
 
     def _opponent(self, spec: str, slot: int, seat: int) -> Any:
@@ -378,7 +441,7 @@ class Rollout:
                      value=value, advantage=advantage, ret=advantage + value)
 
     def set_pool(self, paths: list[Path]) -> None:
-        self.pool = _load_pool(paths)
+        self.pool = _load_pool(paths, next(self.net.parameters()).device)
 
     def take_stats(self) -> dict[str, float]:
         """rollout/* metrics since the last call."""
@@ -399,36 +462,116 @@ def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:
             "rollout/hands": float(n)}
 
 
-def _worker_main(conn: Any, args: Args, config: dict[str, Any], start: int, stream: int,
-                 parent: int) -> None:
-    """A rollout worker process: its own Rollout (stream ``stream``), the learner's weights
-    received before every collection; it dies with ``parent`` (mjenv.procs)."""
-    die_with_parent(parent)
-    torch.set_num_threads(1)
+Collected = tuple[Batch, list[tuple[float, int, int]], int]
+"""What a rollout worker returns per collection: its batch, its rollout statistics (payment,
+win, deal-in per learner seat and hand) and how many decisions of all seats it played."""
+
+
+def worker_share(args: Args) -> int:
+    """The learner decisions each of ``rollout_workers`` workers collects per update."""
+    return -(-args.decisions_per_update // args.rollout_workers)  # ceil
+
+
+def worker_stream(args: Args, index: int) -> int:
+    """The random stream of worker ``index`` (0-based): 0 for a single worker, which then
+    plays exactly what the in-process rollout would, else ``index + 1``."""
+    return 0 if args.rollout_workers == 1 else index + 1
+
+
+def net_from_state(config: dict[str, Any], state: dict[str, torch.Tensor]) -> PolicyNet:
+    """A CPU network in eval mode from a config (``asdict(PolicyConfig)``) and weights."""
     net = PolicyNet(PolicyConfig.from_dict(config))
+    net.load_state_dict(state)
     net.eval()
-    share = -(-args.decisions_per_update // args.rollout_workers)  # ceil
-    rollout = Rollout(replace(args, decisions_per_update=share), net, [], start, stream)
-    paths: list[Path] = []
+    return net
+
+
+class WorkerRollout:
+    """What a rollout worker holds between collections, whichever backend runs it (a process,
+    a Ray actor): a CPU copy of the learner (weights replaced before each collection), the pool
+    snapshots (rebuilt only when the pool changes) and the :class:`Rollout` of the current
+    segment, collecting :func:`worker_share` decisions with stream :func:`worker_stream`."""
+
+    def __init__(self, args: Args, config: dict[str, Any], index: int, start: int,
+                 pool_keys: list[str], load_pool: Callable[[], list[PolicyNet]]) -> None:
+        torch.set_num_threads(1)  # W workers on W cores, not W x cores threads
+        self.net = PolicyNet(PolicyConfig.from_dict(config))
+        self.net.eval()
+        self.pool_keys = pool_keys
+        self.rollout = Rollout(replace(args, decisions_per_update=worker_share(args)), self.net,
+                               load_pool(), start, worker_stream(args, index))
+
+    def use_pool(self, pool_keys: list[str], load_pool: Callable[[], list[PolicyNet]]) -> None:
+        """The pool of snapshots named ``pool_keys`` (``load_pool()`` builds it, only when
+        the names changed)."""
+        if pool_keys != self.pool_keys:
+            self.rollout.pool = load_pool()
+            self.pool_keys = pool_keys
+
+    def restart(self, start: int, pool_keys: list[str],
+                load_pool: Callable[[], list[PolicyNet]]) -> None:
+        """Begin the segment at ``start`` with the pool it starts with (the first hands
+        draw their snapshots from it, as in a run resumed there)."""
+        self.use_pool(pool_keys, load_pool)
+        self.rollout.restart(start)
+
+    def collect(self, state: dict[str, torch.Tensor], pool_keys: list[str],
+                load_pool: Callable[[], list[PolicyNet]]) -> Collected:
+        """Load the learner's weights and the pool, and collect."""
+        self.net.load_state_dict(state)
+        self.use_pool(pool_keys, load_pool)
+        stepped = self.rollout.stepped
+        batch = self.rollout.collect()
+        stats, self.rollout.stats = self.rollout.stats, []
+        return batch, stats, self.rollout.stepped - stepped
+
+
+def _worker_main(conn: Any, args: Args, config: dict[str, Any], index: int, start: int,
+                 pool: list[Path], parent: int) -> None:
+    """A rollout worker process: a :class:`WorkerRollout` serving the parent's messages
+    (``("restart", start, pool paths)``, ``("collect", weights, pool paths)``, ``None`` to
+    end); it dies with ``parent`` (mjenv.procs) and leaves Ctrl-C to it."""
+    die_with_parent(parent)
+    ignore_interrupts()
+    worker = WorkerRollout(args, config, index, start, [str(p) for p in pool],
+                           functools.partial(_load_pool, pool))
     while True:
         message = conn.recv()
         if message is None:
             return
-        state, pool_paths = message
-        net.load_state_dict(state)
-        if pool_paths != paths:
-            paths = pool_paths
-            rollout.set_pool(paths)
-        stepped = rollout.stepped
-        batch = rollout.collect()
-        stats, rollout.stats = rollout.stats, []
-        conn.send((batch, stats, rollout.stepped - stepped))
+        kind, value, paths = message
+        keys = [str(p) for p in paths]
+        load = functools.partial(_load_pool, paths)
+        if kind == "restart":
+            worker.restart(value, keys, load)
+        else:
+            conn.send(worker.collect(value, keys, load))
+
+
+def join_collected(parts: Sequence[Collected], stats: list[tuple[float, int, int]]
+                   ) -> tuple[Batch, int]:
+    """The workers' batches joined in worker order (so a run is reproducible whatever order
+    they finished in), their statistics appended to ``stats``; returns the batch and the
+    decisions played."""
+    stepped = 0
+    for _, part_stats, part_stepped in parts:
+        stats.extend(part_stats)
+        stepped += part_stepped
+    batch = Batch(*(torch.cat([getattr(b, f.name) for b, _, _ in parts])
+                    for f in fields(Batch)))
+    return batch, stepped
+
+
+def cpu_state(net: PolicyNet) -> dict[str, torch.Tensor]:
+    """The learner's weights as the workers load them (on the CPU, detached)."""
+    return {k: v.detach().cpu() for k, v in net.state_dict().items()}
 
 
 class RolloutWorkers:
-    """``rollout_workers`` processes, each playing ``games`` hands with its own random streams
-    (``Rollout(stream=w)``) and a copy of the learner sent before every collection; their
-    batches are concatenated in worker order (deterministic)."""
+    """``rollout_workers`` processes, each a :class:`WorkerRollout` with its own random
+    streams, the learner's weights sent before every collection; their batches are
+    concatenated in worker order (deterministic). The processes live as long as the run:
+    :meth:`restart` begins a segment on them."""
 
     def __init__(self, args: Args, net: PolicyNet, pool: list[Path], start: int) -> None:
         import multiprocessing
@@ -444,26 +587,25 @@ class RolloutWorkers:
         for w in range(args.rollout_workers):
             mine, theirs = context.Pipe()
             process = context.Process(target=_worker_main, daemon=True,
-                                      args=(theirs, args, config, start, w + 1, os.getpid()))
+                                      args=(theirs, args, config, w, start, pool, os.getpid()))
             process.start()
             self.connections.append(mine)
             self.processes.append(process)
+
+    def restart(self, start: int) -> None:
+        for connection in self.connections:
+            connection.send(("restart", start, self.pool_paths))
+        self.stats = []
 
     def set_pool(self, paths: list[Path]) -> None:
         self.pool_paths = paths
 
     def collect(self) -> Batch:
-        state = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
+        state = cpu_state(self.net)
         for connection in self.connections:
-            connection.send((state, self.pool_paths))
-        parts = []
-        for connection in self.connections:
-            batch, stats, stepped = connection.recv()
-            parts.append(batch)
-            self.stats.extend(stats)
-            self.stepped += stepped
-        batch = Batch(*(torch.cat([getattr(b, f.name) for b in parts])
-                        for f in fields(Batch)))
+            connection.send(("collect", state, self.pool_paths))
+        batch, stepped = join_collected([c.recv() for c in self.connections], self.stats)
+        self.stepped += stepped
         return batch
 
     def take_stats(self) -> dict[str, float]:
@@ -472,7 +614,8 @@ class RolloutWorkers:
 
     def close(self) -> None:
         for connection in self.connections:
-            connection.send(None)
+            with contextlib.suppress(OSError):  # the worker is gone already
+                connection.send(None)
         for process in self.processes:
             process.join(timeout=10)
             if process.is_alive():
@@ -494,21 +637,22 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, a
     ``value_only`` trains the value head alone (the policy terms are computed, not used)."""
     device = next(net.parameters()).device
     n = len(batch)
+    data = batch.to(device)
     sums = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0,
             "clip_fraction": 0.0}
     steps = 0
+    epochs = 0
     net.train()
     for _ in range(args.epochs):
-        order = torch.randperm(n, generator=generator)
+        # the order is drawn on the CPU generator: the same minibatches on every device
+        order = torch.randperm(n, generator=generator).to(device)
         epoch_kl = 0.0
         epoch_steps = 0
+        epochs += 1
         for start in range(0, n, args.minibatch_size):
             rows = order[start:start + args.minibatch_size]
-            obs, mask = batch.obs[rows].to(device), batch.mask[rows].to(device)
-            action = batch.action[rows].to(device)
-            old_logp = batch.logprob[rows].to(device)
-            adv = batch.advantage[rows].to(device)
-            ret = batch.ret[rows].to(device)
+            obs, mask, action = data.obs[rows], data.mask[rows], data.action[rows]
+            old_logp, adv, ret = data.logprob[rows], data.advantage[rows], data.ret[rows]
             if len(rows) > 1:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             logits, value = net(obs, mask)
@@ -543,6 +687,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, batch: Batch, a
     explained = 1 - float((batch.ret - batch.value).var()) / var if var > 0 else 0.0
     out = {f"ppo/{k}": v / steps for k, v in sums.items()}
     out["ppo/explained_variance"] = explained
+    out["ppo/epochs"] = float(epochs)
     return out
 
 
@@ -562,26 +707,68 @@ def records_ok(text: str) -> bool:
         return False
 
 
-def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
-    """The arena run of ``snapshot`` against ``eval_opponent`` (resumes a partial one)."""
+def arena_rows(folder: Path) -> list[dict[str, Any]]:
+    """The rows (hands.csv) of a finished arena run, typed as mjenv.arena.stats reads them."""
+    import csv
+
+    from mjenv.arena.store import INT_FIELDS
+
+    with open(folder / "hands.csv", newline="", encoding="utf-8") as fh:
+        return [{k: int(v) if k in INT_FIELDS else v for k, v in row.items()}
+                for row in csv.DictReader(fh)]
+
+
+def control_spec(args: Args) -> str:
+    """The agent spec of ``eval_control`` (``init``: the checkpoint the run started from, or
+    its fresh network as saved in ``snapshots/update_0.pt``)."""
+    if args.eval_control != INIT:
+        return args.eval_control
+    start = Path(args.init) if args.init else Path(args.out) / "snapshots" / "update_0.pt"
+    return f"policy:{start}"
+
+
+def _arena(args: Args, spec: str, name: str, folder: Path,
+           records: str | None = None) -> dict[str, Any]:
+    """``spec`` 1-vs-3 against ``eval_opponent`` on the evaluation deals (resumes a partial
+    run in ``folder``)."""
     from mjenv.arena.config import ArenaConfig
     from mjenv.arena.runner import run_arena
 
-    config = ArenaConfig(agents=(f"policy:{snapshot}", args.eval_opponent),
-                         names=("learner", args.eval_opponent), deals=args.eval_deals,
-                         seed=args.eval_seed, rules=args.rules)
-    results = run_arena(config, Path(args.out) / "eval" / f"update_{update}",
-                        workers=args.eval_workers, progress=False,
-                        records=args.eval_records or None)
+    config = ArenaConfig(agents=(spec, args.eval_opponent), names=(name, args.eval_opponent),
+                         deals=args.eval_deals, seed=args.eval_seed, rules=args.rules)
+    return run_arena(config, folder, workers=args.eval_workers, progress=False,
+                     records=records)
+
+
+def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
+    """The arena run of ``snapshot`` against ``eval_opponent`` (resumes a partial one), and
+    with ``eval_control`` its difference from the control's run on the same deals (played
+    once, in ``eval/control/``, and reused by every point)."""
+    from mjenv.arena.stats import control_difference
+
+    folder = Path(args.out) / "eval" / f"update_{update}"
+    results = _arena(args, f"policy:{snapshot}", "learner", folder, args.eval_records or None)
     diff = results["score_difference"]
     learner = results["agents"]["learner"]
-    return {"eval/score_diff": diff["mean"], "eval/score_diff_low": diff["low"],
-            "eval/score_diff_high": diff["high"], "eval/win_rate": learner["win_rate"],
-            "eval/deal_in_rate": learner["deal_in_rate"]}
+    scores = {"eval/score_diff": diff["mean"], "eval/score_diff_low": diff["low"],
+              "eval/score_diff_high": diff["high"], "eval/win_rate": learner["win_rate"],
+              "eval/deal_in_rate": learner["deal_in_rate"]}
+    if args.eval_control:
+        control = Path(args.out) / "eval" / "control"
+        _arena(args, control_spec(args), "control", control)
+        paired = control_difference(arena_rows(folder), ("learner", args.eval_opponent),
+                                    arena_rows(control), ("control", args.eval_opponent))
+        scores.update({"eval/control_diff": paired["mean"],
+                       "eval/control_diff_low": paired["low"],
+                       "eval/control_diff_high": paired["high"]})
+    return scores
 
 
-def plot_learning_curve(out: Path, opponent: str) -> Path | None:
-    """``learning_curve.png`` from the eval rows of metrics.csv (None without matplotlib)."""
+def plot_learning_curve(out: Path, opponent: str, control: str = "") -> Path | None:
+    """``learning_curve.png`` from the eval rows of metrics.csv, each point with its 95%
+    interval as an error bar; with a control, a second panel of the paired estimate (the
+    score difference minus the control's), whose narrower bars are the ones that rank the
+    snapshots. None without matplotlib."""
     import csv
 
     try:
@@ -595,18 +782,25 @@ def plot_learning_curve(out: Path, opponent: str) -> Path | None:
         rows = [r for r in csv.DictReader(fh) if r.get("eval/score_diff")]
     if not rows:
         return None
+    panels = [("eval/score_diff", f"learner vs 3x {opponent}",
+               "duplicate score difference per hand")]
+    if control and all(r.get("eval/control_diff") for r in rows):
+        panels.append(("eval/control_diff", f"learner minus control ({control})",
+                       "score difference minus the control's"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 4), squeeze=False)
     x = [int(r["step"]) for r in rows]
-    mean = [float(r["eval/score_diff"]) for r in rows]
-    low = [float(r["eval/score_diff_low"]) for r in rows]
-    high = [float(r["eval/score_diff_high"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.fill_between(x, low, high, alpha=0.25, label="95% CI")
-    ax.plot(x, mean, marker="o", label=f"learner vs 3x {opponent}")
-    ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("PPO update")
-    ax.set_ylabel("duplicate score difference per hand")
-    ax.set_title("Learning curve (arena, duplicate deals)")
-    ax.legend()
+    for ax, (key, label, ylabel) in zip(axes[0], panels, strict=True):
+        mean = [float(r[key]) for r in rows]
+        low = [m - float(r[f"{key}_low"]) for m, r in zip(mean, rows, strict=True)]
+        high = [float(r[f"{key}_high"]) - m for m, r in zip(mean, rows, strict=True)]
+        ax.errorbar(x, mean, yerr=[low, high], marker="o", capsize=4, label=label)
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xlabel("PPO update")
+        ax.set_ylabel(ylabel)
+        ax.legend(title="mean, 95% CI (clustered by deal)")
+    axes[0][0].set_title("Learning curve (arena, duplicate deals)")
+    if len(panels) > 1:
+        axes[0][1].set_title("Paired with the control on the same deals")
     fig.tight_layout()
     path = out / "learning_curve.png"
     fig.savefig(path, dpi=110)
@@ -635,25 +829,51 @@ def _pool_paths(args: Args, out: Path, update: int) -> list[Path]:
     return [p for p in paths[-args.pool_size:] if p.exists()]
 
 
-def _load_pool(paths: list[Path]) -> list[PolicyNet]:
-    return [load_checkpoint(p)[0] for p in paths]
+def _load_pool(paths: Sequence[Path], device: str | torch.device = "cpu") -> list[PolicyNet]:
+    return [load_checkpoint(p, device)[0] for p in paths]
 
 
-def make_rollout(args: Args, net: PolicyNet, out: Path, update: int) -> Rollout | RolloutWorkers:
-    """The rollout of the segment starting at ``update``: in this process, or in workers."""
+class Collector(Protocol):
+    """What the training loop asks of a rollout backend: :class:`Rollout` (in this process),
+    :class:`RolloutWorkers` (processes) or :class:`~mjenv_agents.train.ray_rollouts.RayRollouts`
+    (Ray actors)."""
+
+    stepped: int
+    """decisions of all seats played so far"""
+
+    def collect(self) -> Batch: ...
+
+    def restart(self, start: int) -> None: ...
+
+    def set_pool(self, paths: list[Path]) -> None: ...
+
+    def take_stats(self) -> dict[str, float]: ...
+
+    def close(self) -> None: ...
+
+
+def make_rollout(args: Args, net: PolicyNet, out: Path, update: int) -> Collector:
+    """The rollout of a run resumed at ``update``: in this process, in worker processes or in
+    Ray actors (``backend``); :meth:`restart` begins each later segment on it."""
     paths = _pool_paths(args, out, update)
+    if args.backend == "ray":
+        from .ray_rollouts import RayRollouts
+
+        return RayRollouts(args, net, paths, update)
     if args.rollout_workers > 1:
         return RolloutWorkers(args, net, paths, update)
-    return Rollout(args, net, _load_pool(paths), update)
+    return Rollout(args, net, _load_pool(paths, next(net.parameters()).device), update)
 
 
 def train(args: Args) -> Path:
-    """Run (or resume) PPO; returns the path of ``final.pt``."""
+    """Run (or resume) PPO; returns the path of ``final.pt``. SIGTERM unwinds like Ctrl-C
+    (mjenv.procs.sigterm_raises), so the rollout workers, a local Ray among them, are stopped
+    however the run ends."""
+    device = common.resolve_device(args.device)  # a missing GPU fails before anything is written
     if args.threads:
         torch.set_num_threads(args.threads)
     out = common.prepare_folder(args, _HEADER)
     (out / "snapshots").mkdir(exist_ok=True)
-    device = torch.device(args.device)
     net = make_net(args).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     update = 0
@@ -668,18 +888,33 @@ def train(args: Args) -> Path:
         print(f"resuming from {resume} at update {update}")
         if resume.name == "final.pt":
             return resume
+    if device.type != "cpu":
+        print(f"learner on {device} ({torch.cuda.get_device_name(device)})"
+              if device.type == "cuda" else f"learner on {device}")
+    if update == 0 and args.eval_control == INIT and not args.init:
+        save_checkpoint(out / "snapshots" / "update_0.pt", net, {"update": 0, "stage": "ppo"})
     logger = common.MetricLogger(out, update, METRICS)
-    rollout: Rollout | RolloutWorkers | None = None
+    rollout: Collector | None = None
     generator = torch.Generator()
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(logger.close)
+        if args.backend == "ray":
+            from .ray_rollouts import ray_session
+
+            stack.enter_context(ray_session(args))
+        # after ray.init, whose driver installs a SIGTERM handler that ends the process
+        # without unwinding (and aborts it at exit): ours makes SIGTERM a Terminated exception
+        stack.enter_context(sigterm_raises())
+        stack.callback(lambda: _close(rollout))
         if update == 0 and args.eval_interval:  # the curve's first point: the starting network
             _evaluate_and_log(args, out, net, 0, logger)
         while update < args.updates:
-            if rollout is None or update % args.checkpoint_interval == 0:
-                if rollout is not None:
-                    rollout.close()
+            if rollout is None:
                 rollout = make_rollout(args, net, out, update)
-                generator = torch.Generator().manual_seed(args.seed * 1_000_003 + update)
+                generator = _minibatch_generator(args, update)
+            elif update % args.checkpoint_interval == 0:
+                rollout.restart(update)  # the streams a run resumed here starts with
+                generator = _minibatch_generator(args, update)
             lr = args.learning_rate * (1 - update / args.updates if args.anneal_lr else 1.0)
             for group in optimizer.param_groups:
                 group["lr"] = lr
@@ -687,20 +922,26 @@ def train(args: Args) -> Path:
             net.eval()
             batch = rollout.collect()
             rate = (rollout.stepped - stepped) / max(_now() - began, 1e-9)
+            began = _now()
             metrics = ppo_update(net, optimizer, batch, args, generator,
                                  value_only=update < args.value_warmup)
+            learner_seconds = max(_now() - began, 1e-9)
             update += 1
             trained += len(batch)
             metrics["ppo/learning_rate"] = lr
             metrics["rollout/decisions"] = float(trained)
             metrics["time/decisions_per_second"] = rate
+            metrics["time/learner_decisions_per_second"] = (
+                len(batch) * metrics["ppo/epochs"] / learner_seconds)
             if update % args.log_interval == 0 or update == args.updates:
                 metrics.update(rollout.take_stats())
                 logger.log(update, metrics)
                 print(f"update {update}/{args.updates}  score/hand "
                       f"{metrics.get('rollout/hand_score', float('nan')):+.2f}  "
                       f"kl {metrics['ppo/approx_kl']:.4f}  "
-                      f"{metrics['time/decisions_per_second']:.0f} decisions/s", flush=True)
+                      f"{metrics['time/decisions_per_second']:.0f} decisions/s  "
+                      f"learner {metrics['time/learner_decisions_per_second']:.0f}/s",
+                      flush=True)
             if update % args.pool_interval == 0 or _evaluates(args, update):
                 save_checkpoint(out / "snapshots" / f"update_{update}.pt", net,
                                 {"update": update, "stage": "ppo"})
@@ -710,13 +951,19 @@ def train(args: Args) -> Path:
                 _evaluate_and_log(args, out, net, update, logger)
             if update % args.checkpoint_interval == 0 and update < args.updates:
                 _save(out / f"checkpoint_{update}.pt", net, optimizer, update, trained, args)
-    finally:
-        logger.close()
-        if rollout is not None:
-            rollout.close()
     final = out / "final.pt"
     _save(final, net, optimizer, update, trained, args)
     return final
+
+
+def _close(rollout: Collector | None) -> None:
+    if rollout is not None:
+        rollout.close()
+
+
+def _minibatch_generator(args: Args, update: int) -> torch.Generator:
+    """The minibatch order's stream of the segment starting at ``update``."""
+    return torch.Generator().manual_seed(args.seed * 1_000_003 + update)
 
 
 def _evaluate_and_log(args: Args, out: Path, net: PolicyNet, update: int,
@@ -727,10 +974,14 @@ def _evaluate_and_log(args: Args, out: Path, net: PolicyNet, update: int,
         save_checkpoint(snapshot, net, {"update": update, "stage": "ppo"})
     scores = evaluate(args, snapshot, update)
     logger.log(update, scores)
-    plot_learning_curve(out, args.eval_opponent)
-    print(f"update {update}: vs 3x {args.eval_opponent} {scores['eval/score_diff']:+.2f} "
-          f"[{scores['eval/score_diff_low']:+.2f}, {scores['eval/score_diff_high']:+.2f}]",
-          flush=True)
+    plot_learning_curve(out, args.eval_opponent, args.eval_control)
+    line = (f"update {update}: vs 3x {args.eval_opponent} {scores['eval/score_diff']:+.2f} "
+            f"[{scores['eval/score_diff_low']:+.2f}, {scores['eval/score_diff_high']:+.2f}]")
+    if "eval/control_diff" in scores:
+        line += (f"; minus control {scores['eval/control_diff']:+.2f} "
+                 f"[{scores['eval/control_diff_low']:+.2f}, "
+                 f"{scores['eval/control_diff_high']:+.2f}]")
+    print(line, flush=True)
 
 
 def _evaluates(args: Args, update: int) -> bool:
@@ -764,5 +1015,7 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["METRICS", "Args", "Batch", "Rollout", "RolloutWorkers", "evaluate", "main",
-           "make_rollout", "masked_entropy", "parse_args", "ppo_update", "train"]
+__all__ = ["BACKENDS", "METRICS", "TIMINGS", "Args", "Batch", "Collector", "Rollout",
+           "RolloutWorkers", "WorkerRollout", "arena_rows", "control_spec", "evaluate", "main",
+           "make_rollout", "masked_entropy", "parse_args", "plot_learning_curve", "ppo_update",
+           "train"]

@@ -5,6 +5,13 @@ Why clustered by deal: the hands of one deal share its luck (that is the point o
 deals), so they are not independent observations. Every statistic with an interval is first
 averaged within each deal; the interval is then the mean over deals ± 1.96 standard errors of
 those per-deal values (normal approximation; fine from a few dozen deals on).
+
+Two challengers measured against one baseline (snapshots of a training run) can also be paired:
+:func:`control_difference` takes, deal by deal, the challenger's score difference minus that of
+a control agent that played the same deals and seats against the same baseline. What the two
+runs share cancels; that narrows the interval only where their per-deal values correlate above
+about 0.5, and in MCR one different decision changes who draws which tile from then on, so
+measured correlations were 0.16 to 0.57 (docs/training.md, "Ranking snapshots").
 """
 
 from __future__ import annotations
@@ -72,6 +79,36 @@ def difference(rows: list[dict[str, Any]], a: str, b: str) -> dict[str, float]:
     da, db = _per_deal(rows, a), _per_deal(rows, b)
     common = sorted(set(da) & set(db))
     return mean_ci([da[d] - db[d] for d in common])
+
+
+def per_deal_difference(rows: Iterable[dict[str, Any]], a: str, b: str) -> dict[int, float]:
+    """Per deal, ``a``'s mean score per hand minus ``b``'s (the values whose mean
+    :func:`difference` reports), for the deals both played, in deal order."""
+    rows = list(rows)
+    da, db = _per_deal(rows, a), _per_deal(rows, b)
+    return {d: da[d] - db[d] for d in sorted(set(da) & set(db))}
+
+
+def control_difference(rows: list[dict[str, Any]], names: Sequence[str],
+                       control_rows: list[dict[str, Any]],
+                       control_names: Sequence[str]) -> dict[str, float]:
+    """The paired estimator: the 1-vs-3 score difference of ``names = (challenger,
+    baseline)`` in ``rows`` minus that of ``control_names = (control, baseline)`` in
+    ``control_rows``, computed per deal and then averaged over the deals both runs played,
+    with a 95% interval clustered by deal (:func:`mean_ci`).
+
+    Why: both runs play the same deals and seats against the same baseline with the same agent
+    seeds (the arena's common random numbers), so whatever luck of a deal the two runs share
+    cancels in the per-deal difference; the interval is narrower than the plain one where the
+    two runs' per-deal values correlate above about 0.5. What it estimates is the challenger's
+    margin over the control, not over the baseline; two challengers measured against one
+    control on the same deals differ by exactly what their plain score differences differ by,
+    so it ranks them the same way. With the baseline itself as the control it is the plain
+    estimate: four copies of one agent score zero per deal in total, so that control's
+    per-deal difference is zero and this equals :func:`difference`."""
+    mine = per_deal_difference(rows, names[0], names[1])
+    theirs = per_deal_difference(control_rows, control_names[0], control_names[1])
+    return mean_ci([mine[d] - theirs[d] for d in sorted(set(mine) & set(theirs))])
 
 
 def summarize(rows: list[dict[str, Any]], names: Sequence[str], mode: str) -> dict[str, Any]:

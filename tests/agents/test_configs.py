@@ -87,3 +87,18 @@ def test_the_pipeline_refuses_an_unknown_name(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err.strip()
     assert err == ("error: no config 'nosuch': not a file, and not a built-in config "
                    "(built-in: bc_smoke, demo, long, smoke)")
+
+
+def test_configs_the_fuzzer_broke_are_one_line_errors(tmp_path: Path) -> None:
+    # found by scripts/fuzz_entry_points.py: tomllib's RecursionError on deep arrays, and a
+    # stage given as a value then overridden as a table
+    from mjenv_agents.train import pipeline
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ValueError, match="nested too deeply"):
+        pipeline.load(deep)
+    flat = tmp_path / "flat.toml"
+    flat.write_text("bc = 3\n")
+    with pytest.raises(ValueError, match="not a table"):
+        pipeline.load(flat, ["bc.epochs=1"])

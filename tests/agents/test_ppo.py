@@ -71,7 +71,7 @@ def test_same_seed_same_updates_and_exact_resume(run: Path, tmp_path: Path) -> N
     ppo.train(_args(tmp_path))
     for a, b in zip(_rows(tmp_path), _rows(run), strict=True):
         for key in ppo.METRICS:
-            if key != "time/decisions_per_second":
+            if key not in ppo.TIMINGS:
                 assert a[key] == b[key], key
     (tmp_path / "final.pt").unlink()  # as if killed after the first update's checkpoint
     ppo.train(_args(tmp_path))
@@ -146,3 +146,24 @@ def test_bad_args_are_refused() -> None:
         ppo.Args(updates=2.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         ppo.Args(opponents=("self", "no.such.module:Agent x=("), opponent_weights=(1.0, 1.0))
+
+
+def test_devices(tmp_path: Path) -> None:
+    """``auto`` is the CPU where torch sees no GPU; ``cuda`` there is one line saying why,
+    before the run folder is written; a device torch does not know is refused when read."""
+    from mjenv_agents.train import common
+
+    assert common.resolve_device("cpu") == torch.device("cpu")
+    with pytest.raises(ValueError, match="device must be"):
+        ppo.Args(device="tpu")
+    if torch.cuda.is_available():
+        assert common.resolve_device("auto") == torch.device("cuda")
+        return
+    assert common.resolve_device("auto") == torch.device("cpu")
+    for name in ("cuda", "cuda:1"):
+        with pytest.raises(ValueError, match=f"device = '{name}' asked for, but ") as caught:
+            common.resolve_device(name)
+        assert "\n" not in str(caught.value) and "device = \"cpu\" or \"auto\"" in str(caught.value)
+    with pytest.raises(ValueError, match="asked for"):
+        ppo.train(_args(tmp_path / "gpu", device="cuda"))
+    assert not (tmp_path / "gpu").exists()
