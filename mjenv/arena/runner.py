@@ -37,7 +37,13 @@ from mjenv.arena.play import Failure, build_agent, play_game, use_agents
 from mjenv.arena.records import FOLDER, RecordSelection, parse_records, record_name
 from mjenv.arena.stats import summarize, table
 from mjenv.arena.store import RunFolder
-from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env, torch_threads
+from mjenv.procs import (
+    die_with_parent,
+    ignore_interrupts,
+    one_thread_env,
+    sigterm_raises,
+    torch_threads,
+)
 
 BACKENDS = ("process", "ray")
 Rows = list[dict[str, Any]]
@@ -131,11 +137,14 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
                  include_dashboard=False, log_to_driver=False)
         started = True
     try:
-        remote = ray.remote(play_chunk)
-        pending = [remote.remote(config, chunk, records) for chunk in chunks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+        # ray.init replaces the SIGTERM handler with one that aborts at exit: ours again, so
+        # that SIGTERM raises Terminated here and the finally below shuts Ray down
+        with sigterm_raises():
+            remote = ray.remote(play_chunk)
+            pending = [remote.remote(config, chunk, records) for chunk in chunks]
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
     finally:  # Ray's own shutdown ends the local cluster's workers (also on an exception)
         if started:
             ray.shutdown()

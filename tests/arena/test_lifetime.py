@@ -97,3 +97,22 @@ def test_an_exception_in_the_parent_stops_the_workers_at_once(tmp_path: Path,
     assert time.monotonic() - start < 8
     assert multiprocessing.active_children() == []
     assert (tmp_path / "done.txt").read_text() == ""
+
+
+def test_sigterm_to_an_arena_on_ray_shuts_ray_down(tmp_path: Path) -> None:
+    """``ray.init`` installs its own SIGTERM handler (it aborts at exit): the arena puts its
+    own back once Ray is up, so SIGTERM unwinds as with processes, Ray shuts down and nothing
+    of its local cluster (GCS, raylet, workers) is left in the session."""
+    pytest.importorskip("ray")
+    out = tmp_path / "run"
+    done = out / "done.txt"
+
+    def ready(running: dict[int, str]) -> bool:
+        """Ray's workers are up and a game is done."""
+        return done.exists() and bool(done.read_text().split()) and any(
+            "ray::" in c or "raylet" in c for c in running.values())
+
+    killed = kill_midway([*command(out), "--backend", "ray"], "SIGTERM", ready,
+                         env={**os.environ, SLOW: "0.003", "PYTHONPATH": str(ROOT)},
+                         start_timeout=120, linger=20)
+    check_unwound(killed, "SIGTERM", "arena")
