@@ -9,6 +9,9 @@ class RandomAgent:
     """Picks uniformly among the legal actions; ``seed`` (or ``reset``'s seed) makes it
     reproducible. ``win_first=True`` always takes a legal Win (action 1)."""
 
+    uses_observation = False
+    """It reads only the mask: wrappers may skip encoding its observation (mjenv.agent)."""
+
     def __init__(self, seed: int | None = None, win_first: bool = False) -> None:
         self.seed = seed
         self.win_first = win_first

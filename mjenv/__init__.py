@@ -7,23 +7,29 @@ waiting tiles) -> ``mjenv.fans`` (the fan calculator) and ``mjenv.shanten`` -> `
 ``mjenv`` command.
 
 The environment: ``mjenv.env(**options)`` (wrapped) and ``mjenv.raw_env(**options)`` (the
-PettingZoo AEC env of ``mjenv.mahjong_env``, whose docstring is the env card; also
-``mjenv.mcr_mahjong_v0``, PettingZoo-style).
+PettingZoo AEC env of ``mjenv.mahjong_env``, whose docstring is the env card),
+``mjenv.parallel_env(**options)`` (the parallel form: every seat with a decision acts at once);
+also ``mjenv.mcr_mahjong_v0``, PettingZoo-style. ``mjenv.single_agent.SingleAgentEnv`` is the
+Gymnasium form (one learner against fixed opponents), and ``mjenv.integrations`` holds the
+adapters for RL libraries.
 
-``import mjenv`` is kept light: nothing heavy (numpy, PettingZoo, the fan tables) loads until it
-is used. ``mjenv.calculate``, ``mjenv.env`` and ``mjenv.raw_env`` are lazy aliases. When
-PettingZoo is already imported, ``import mjenv`` registers ``mjenv/mcr_mahjong_v0`` for
-``pettingzoo.make`` (see mjenv.registration).
+``import mjenv`` is kept light: nothing heavy (numpy, PettingZoo, Gymnasium, the fan tables)
+loads until it is used. ``mjenv.calculate``, ``mjenv.env``, ``mjenv.raw_env`` and
+``mjenv.parallel_env`` are lazy aliases. ``import mjenv`` registers ``mjenv/mcr_mahjong_v0``
+for ``pettingzoo.make`` and ``mjenv/MCRMahjong-v0`` (and ``mjenv/BotzoneMahjong-v0``) for
+``gymnasium.make``: at once with a library already imported, else the moment it is imported
+(see mjenv.registration).
 """
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
+
+from mjenv.registration import install as _install_registration
 
 __version__ = "0.2.0"
 
-__all__ = ["__version__", "calculate", "env", "raw_env"]
+__all__ = ["__version__", "calculate", "env", "parallel_env", "raw_env"]
 
 if TYPE_CHECKING:  # only light modules here: mypyc's build type-checks what this imports
     from mjenv.fans import calculate
@@ -34,7 +40,7 @@ def __getattr__(name: str) -> Any:
         from mjenv.fans import calculate
 
         return calculate
-    if name in ("env", "raw_env"):
+    if name in ("env", "raw_env", "parallel_env"):
         # imported by name so that type checkers (and mypyc's build, which type-checks what
         # the compiled modules' package imports before numpy is installed) do not follow it
         import importlib
@@ -43,7 +49,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'mjenv' has no attribute {name!r}")
 
 
-if "pettingzoo" in sys.modules:
-    from mjenv.registration import register_envs
-
-    register_envs()
+_install_registration()

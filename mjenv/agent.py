@@ -15,8 +15,10 @@ the events of the hand the agent's seat may see that it has not been shown yet (
 mjenv.engine.events.view) and that seat's :class:`~mjenv.engine.seat_view.SeatView` after them
 (read-only); if it raises, the seat is penalized as if ``act`` had raised. A Botzone bot program
 needs it (mjenv.botzone.program_agent): it must answer every turn, not only the seat's
-decisions. Agents read only what the
-environment gives their seat; they never see the engine.
+decisions. An agent whose class sets ``uses_observation = False`` reads only the mask (a random
+player): wrappers that play it as an opponent may hand it a shared zero array instead of
+encoding its observation (mjenv.single_agent). Agents read only what the environment gives
+their seat; they never see the engine.
 
 Agents are named by **specs**, strings resolved at run time (``mjenv`` imports no agent
 package at module level)::

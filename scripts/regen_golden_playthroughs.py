@@ -219,8 +219,16 @@ def normalise(value: Any) -> Any:
 
 
 def _infos(env: Any) -> dict[str, Any]:
-    """Every agent's info, normalised; None for an agent gone from the env."""
-    return {a: normalise(env.infos[a]) if a in env.infos else None for a in AGENTS}
+    """Every agent's info, normalised; None for an agent gone from the env. An end-of-hand
+    info (flat numbers) is recorded with the hand's full result beside it, under ``result``
+    (``hand_result``: the fans, names and payments the flat fields leave out)."""
+    out: dict[str, Any] = {}
+    for a in AGENTS:
+        info = normalise(env.infos[a]) if a in env.infos else None
+        if info:
+            info["result"] = normalise(env.unwrapped.hand_result(info["hand"]))
+        out[a] = info
+    return out
 
 
 def changed_infos(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

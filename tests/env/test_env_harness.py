@@ -36,7 +36,7 @@ from mjenv.engine.events import AddedKong, Chow, ConcealedKong, Discard, Draw, K
 from mjenv.engine.game import CLAIM, PLAY, ROB, Game
 from mjenv.engine.seat_view import SeatView
 from mjenv.fans import FanResult, NotWinError, calculate
-from mjenv.mahjong_env import AGENTS, SEAT_OF, MahjongEnv
+from mjenv.mahjong_env import AGENTS, SEAT_OF, MahjongEnv, end_info
 from mjenv.melds import CONCEALED_KONG
 from mjenv.shanten import regular_shanten_counts
 
@@ -206,7 +206,7 @@ def play_hand(env: MahjongEnv, seed: int, tally: Tally) -> None:
             assert agent not in terminal_rewards
             terminal_rewards[agent] = reward
             terminal_infos[agent] = info
-            assert info["hand"] == 0 and "result" in info
+            assert info["hand"] == 0 and info["seat"] == SEAT_OF[agent]
             assert not obs["action_mask"].any()
             ended = True
             env.step(None)
@@ -262,11 +262,12 @@ def play_hand(env: MahjongEnv, seed: int, tally: Tally) -> None:
         env.step(action)
 
     assert ended and len(terminal_rewards) == 4 and env.agents == []
-    result = terminal_infos[AGENTS[0]]["result"]
-    assert isinstance(result, dict)
-    for a in AGENTS:
-        assert terminal_infos[a]["result"] == result
+    result = env.hand_result()
+    assert isinstance(result, dict) and env.hand_result(0) == result
     payments = result["payments"]
+    for a in AGENTS:
+        assert terminal_infos[a] == end_info(game.result, SEAT_OF[a], 0)  # type: ignore[arg-type]
+        assert terminal_infos[a]["score"] == payments[a]
     assert sum(payments.values()) == 0
     assert sum(terminal_rewards.values()) == 0
     assert game.result is not None

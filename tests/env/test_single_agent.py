@@ -31,7 +31,7 @@ def play(env: SingleAgentEnv, seed: int, learner: Agent | None = None,
             learner.act(obs["observation"], obs["action_mask"]))
         total += reward
         assert not truncated
-        if "result" in info:
+        if info:
             results.append(info)
         if terminated:
             return total, results, info
@@ -105,7 +105,7 @@ def test_hand_reward_is_the_learners_payment(false_win: str) -> None:
     for seed in range(8):
         total, results, info = play(env, seed)
         assert len(results) == 1 and results[0] is info and info["hand"] == 0
-        assert total == info["result"]["payments"][env.agent]
+        assert total == info["score"]
         nonzero += total != 0
         assert all(env.aec.terminations.values())
     if false_win == "penalize":  # random false wins: the check is not only about zeros
@@ -117,7 +117,7 @@ def test_reward_modes() -> None:
         env = SingleAgentEnv(false_win="penalize", reward=reward, seat=1)
         for seed in range(4):
             total, _, info = play(env, seed)
-            payment = info["result"]["payments"][env.agent]
+            payment = info["score"]
             expected = payment / 100 if reward == "normalized" else float(np.sign(payment))
             assert total == pytest.approx(expected)
 
@@ -139,7 +139,7 @@ def test_fixed_seat() -> None:
         for seed in range(3):
             total, _, info = play(env, seed)
             assert env.seat == seat and env.agent == AGENTS[seat]
-            assert total == info["result"]["payments"][AGENTS[seat]]
+            assert total == info["score"]
     assert SingleAgentEnv(seat=np.int64(2)).seat == 2  # type: ignore[arg-type]
 
 
@@ -168,7 +168,7 @@ def test_one_agent_object_plays_all_three_seats() -> None:
     env = SingleAgentEnv(opponents=recorder, seat=0)
     assert env.opponents == [recorder] * 3
     total, _, info = play(env, 1)
-    assert total == info["result"]["payments"]["player_0"]
+    assert total == info["score"]
     assert {seat for seat, _ in recorder.resets} == {1, 2, 3}
 
 
@@ -212,7 +212,7 @@ def test_illegal_action_is_penalized_by_default() -> None:
     with pytest.warns(UserWarning, match="illegal action"):
         obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-30.0, True, False)
-    assert info["result"]["penalized"] == "player_0"
+    assert info["penalized"] is True and env.hand_result()["penalized"] == "player_0"
 
 
 def test_illegal_action_raises_when_asked() -> None:
@@ -245,7 +245,7 @@ def test_botzone_rules() -> None:
     env = SingleAgentEnv(rules="botzone", false_win="penalize")
     for seed in range(4):
         total, _, info = play(env, seed)
-        assert total == info["result"]["payments"][env.agent]
+        assert total == info["score"]
     env = SingleAgentEnv(rules="botzone", episode="match", seat=2)
     total, _, _ = play(env, 0)
     assert env.aec.match is not None and total == env.aec.match.scores[2]
@@ -260,3 +260,29 @@ def test_render_is_the_learners_view() -> None:
     you = [line for line in text.splitlines() if "you" in line]
     assert you and you[0].split()[:2] == ["seat", "2"]
     assert SingleAgentEnv().render() is None  # no render_mode
+
+
+class MaskOnly:
+    """A first-legal agent that declares it reads only the mask; records what it was given."""
+
+    uses_observation = False
+
+    def __init__(self) -> None:
+        self.seen: list[np.ndarray] = []
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        self.seen.append(observation)
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+def test_opponents_that_read_only_the_mask_get_no_observation() -> None:
+    blind, seeing = MaskOnly(), Recorder()  # both play the last legal action
+    a = SingleAgentEnv(opponents=blind, seat=0)
+    b = SingleAgentEnv(opponents=seeing, seat=0)
+    assert play(a, 3) == play(b, 3)  # the same game
+    assert a.aec.game is not None and b.aec.game is not None
+    assert a.aec.game.events == b.aec.game.events
+    assert blind.seen and all(not o.any() and not o.flags.writeable for o in blind.seen)
