@@ -38,9 +38,11 @@ from mjenv.encoders.base import (
 from mjenv.encoders.default import DefaultEncoder
 from mjenv.encoders.ijcai import IjcaiEncoder
 from mjenv.encoders.oracle import OracleV1
+from mjenv.encoders.shanten_encoder import ShantenEncoder
 
 register(DefaultEncoder)
 register(IjcaiEncoder)
+register(ShantenEncoder)
 register_oracle(OracleV1)
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "OracleEncoder",
     "OracleV1",
     "SeatEncoder",
+    "ShantenEncoder",
     "channel_indices",
     "describe_channels",
     "encoder_class",

@@ -1,0 +1,220 @@
+"""The ``shanten-v1`` hand-analysis planes, computed from a seat's own facts with a memo.
+
+A policy that sees only tiles must learn shanten (how far a hand is from ready) from data; these
+15 planes over the 34 tile kinds hand it what the baseline agents compute with
+:mod:`mjenv.shanten`. The layout is the one ``mjenv_agents.features`` has always produced for a
+policy's ``features = "shanten-v1"`` (trained checkpoints depend on it, so it never changes
+under this name):
+
+==========  ===================================================================================
+plane       content
+==========  ===================================================================================
+0           discard decisions: discarding this tile keeps the best shanten
+1, 2        ... raises it by one / by two or more
+3           ... unseen useful tiles after discarding it / 40 (tiles of plane 0 only)
+4-8         the hand's shanten (after the best discard at a discard decision), one-hot over
+            -1 (complete), 0 (ready), 1, 2, 3 or more, broadcast over all tiles
+9           at a claim decision: unseen useful tiles of the hand now / 40, broadcast
+10, 11      a legal pung of this tile lowers / keeps the shanten (after the best discard)
+12, 13      a legal chow whose lowest tile is this one lowers / keeps it
+14          at a claim decision: the tiles that would lower the hand's shanten
+==========  ===================================================================================
+
+A decision is a *discard decision* when the mask offers a discard, else a *claim decision*
+(a claim window, a robbery, or no decision at all). Inputs are what the seat knows: its
+standing tiles (34 counts), its meld count, its unseen counts and its legal-action mask.
+
+Why a memo. Everything except the two "unseen" sums (planes 3 and 9) is a function of the hand
+and the mask alone, and a seat's hands recur: the 13 tiles left by a discard are analysed at the
+discard decision, then again at every claim window until the seat draws; the tile just drawn is
+often the one discarded. :class:`ShantenPlanes` keeps the analyses (per hand: the shanten after
+each discard and the useful tiles; per claim: the shanten after it) keyed by content, so a
+repeated hand costs dictionary look-ups; the unseen sums are recomputed on every call since
+they change as tiles show. The memo is bounded (cleared when full): a result never depends on
+what it holds.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from mjenv.actions import CHOW_BASE, DISCARD_BASE, NUM_ACTIONS, PUNG_BASE
+from mjenv.encoders.shanten_useful import shanten_and_useful
+from mjenv.shanten import shanten_counts
+from mjenv.tiles import NUM_KINDS
+
+T = NUM_KINDS
+NUM_PLANES = 15
+DISCARD_BEST, DISCARD_PLUS1, DISCARD_PLUS2, DISCARD_UKEIRE = 0, 1, 2, 3
+LEVEL = 4  # 5 planes: shanten -1, 0, 1, 2, >= 3
+UKEIRE_NOW = 9
+PUNG_BETTER, PUNG_SAME, CHOW_BETTER, CHOW_SAME = 10, 11, 12, 13
+USEFUL_NOW = 14
+UKEIRE_SCALE = 40.0
+MEMO_CAPACITY = 128
+"""Entries per memo table before it is cleared: a seat's hands recur within a few decisions,
+so a small memo catches nearly every repeat (64 did as well as 4,096 in random play), and a
+batch of a thousand games keeps a thousand memos."""
+
+_DISCARDS = slice(DISCARD_BASE, DISCARD_BASE + T)
+_PUNGS = slice(PUNG_BASE, PUNG_BASE + T)
+_CHOWS = slice(CHOW_BASE, PUNG_BASE)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+Template = tuple[tuple[int, ...], int, tuple[tuple[int, tuple[int, ...]], ...]]
+"""A discard decision's planes without the unseen sums: the flat indices set to 1, the level
+row, and for each discard keeping the best shanten its tile and the useful tiles left."""
+
+
+def _level_row(shanten: int) -> int:
+    return LEVEL + min(max(shanten, -1), 3) + 1
+
+
+def _chow_tiles(chow_id: int) -> tuple[int, int, int]:
+    """(lowest tile of the chow, the two tiles taken from the hand) of chow action
+    ``CHOW_BASE + chow_id`` (mjenv.actions: suit*21 + (middle rank - 2)*3 + claimed offset)."""
+    suit, rest = divmod(chow_id, 21)
+    middle, claimed = divmod(rest, 3)
+    low = suit * 9 + middle
+    claimed_tile = low + claimed
+    a, b = (t for t in (low, low + 1, low + 2) if t != claimed_tile)
+    return low, a, b
+
+
+class ShantenPlanes:
+    """Fills the 15 ``shanten-v1`` planes of one decision (see the module docstring); one per
+    encoder, its memo shared by every seat it encodes (results never depend on the memo)."""
+
+    def __init__(self, capacity: int = MEMO_CAPACITY) -> None:
+        self.capacity = capacity
+        self._discard: dict[tuple[bytes, int], Template] = {}
+        self._analysis: dict[tuple[bytes, int], tuple[int, tuple[int, ...]]] = {}
+        self._claim: dict[tuple[bytes, int, int, int], int] = {}
+
+    def fill(self, flat: npt.NDArray[np.float32], hand: list[int], n_melds: int,
+             unseen: list[int], mask: npt.NDArray[np.generic]) -> None:
+        """Write the planes of one decision into ``flat``, a zeroed float32 array of
+        15 * 34 cells (plane-major): ``hand`` the 34 standing counts (a drawn tile included),
+        ``n_melds`` the seat's melds, ``unseen`` its 34 unseen counts, ``mask`` the 235
+        legal-action mask (any integer or bool dtype)."""
+        if not any(hand):
+            return
+        bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
+        if len(bits) != NUM_ACTIONS:
+            raise ValueError(f"the mask has {len(bits)} entries, not {NUM_ACTIONS}")
+        key = (bytes(hand), n_melds)
+        if any(bits[_DISCARDS]):
+            self._fill_discard(flat, key, hand, n_melds, unseen)
+        else:
+            self._fill_claim(flat, key, hand, n_melds, unseen, bits)
+
+    # ---------------------------------------------------------------- discard decisions
+    def _fill_discard(self, flat: npt.NDArray[np.float32], key: tuple[bytes, int],
+                      hand: list[int], n_melds: int, unseen: list[int]) -> None:
+        template = self._discard.get(key)
+        if template is None:
+            template = self._discard_template(key, hand, n_melds)
+        ones, level, best = template
+        for i in ones:
+            flat[i] = 1.0
+        flat[level * T:(level + 1) * T] = 1.0
+        at = DISCARD_UKEIRE * T
+        for t, useful in best:
+            flat[at + t] = min(1.0, sum([unseen[u] for u in useful]) / UKEIRE_SCALE)
+
+    def _discard_template(self, key: tuple[bytes, int], hand: list[int],
+                          n_melds: int) -> Template:
+        after: list[tuple[int, int]] = []
+        for t in range(T):
+            if hand[t]:
+                hand[t] -= 1
+                after.append((t, shanten_counts(hand, n_melds)))
+                hand[t] += 1
+        low = min(s for _, s in after)
+        ones: list[int] = []
+        best: list[tuple[int, tuple[int, ...]]] = []
+        for t, s in after:
+            gap = s - low
+            plane = DISCARD_BEST if gap == 0 else DISCARD_PLUS1 if gap == 1 else DISCARD_PLUS2
+            ones.append(plane * T + t)
+            if gap == 0:
+                hand[t] -= 1
+                best.append((t, self._analyse(hand, n_melds)[1]))
+                hand[t] += 1
+        template = (tuple(ones), _level_row(low), tuple(best))
+        self._store(self._discard, key, template)
+        return template
+
+    # ---------------------------------------------------------------- claim decisions
+    def _fill_claim(self, flat: npt.NDArray[np.float32], key: tuple[bytes, int],
+                    hand: list[int], n_melds: int, unseen: list[int], bits: bytes) -> None:
+        now = self._analysis.get(key)
+        if now is None:
+            now = self._analyse(hand, n_melds)
+        shanten, useful = now
+        level = _level_row(shanten)
+        flat[level * T:(level + 1) * T] = 1.0
+        flat[UKEIRE_NOW * T:(UKEIRE_NOW + 1) * T] = min(
+            1.0, sum([unseen[u] for u in useful]) / UKEIRE_SCALE)
+        at = USEFUL_NOW * T
+        for u in useful:
+            flat[at + u] = 1.0
+        pungs, chows = bits[_PUNGS], bits[_CHOWS]
+        if any(pungs):
+            for t in range(T):
+                if pungs[t]:
+                    s = self._after_claim(key, hand, n_melds, t, t)
+                    if s <= shanten:
+                        flat[(PUNG_BETTER if s < shanten else PUNG_SAME) * T + t] = 1.0
+        if any(chows):
+            for c in range(len(chows)):
+                if chows[c]:
+                    low, a, b = _chow_tiles(c)
+                    s = self._after_claim(key, hand, n_melds, a, b)
+                    if s <= shanten:
+                        flat[(CHOW_BETTER if s < shanten else CHOW_SAME) * T + low] = 1.0
+
+    def _after_claim(self, key: tuple[bytes, int], hand: list[int], n_melds: int,
+                     a: int, b: int) -> int:
+        """The shanten after melding tiles ``a`` and ``b`` of the hand and the best discard."""
+        ckey = (key[0], n_melds, a, b)
+        s = self._claim.get(ckey)
+        if s is not None:
+            return s
+        hand[a] -= 1
+        hand[b] -= 1
+        best = 99
+        for t in range(T):
+            if hand[t]:
+                hand[t] -= 1
+                v = shanten_counts(hand, n_melds + 1)
+                hand[t] += 1
+                if v < best:
+                    best = v
+        hand[a] += 1
+        hand[b] += 1
+        self._store(self._claim, ckey, best)
+        return best
+
+    # ---------------------------------------------------------------- the shared analysis
+    def _analyse(self, hand: list[int], n_melds: int) -> tuple[int, tuple[int, ...]]:
+        """(shanten, useful tiles) of ``hand``, as :func:`mjenv.shanten.analyze_counts`
+        gives them."""
+        key = (bytes(hand), n_melds)
+        got = self._analysis.get(key)
+        if got is None:
+            got = shanten_and_useful(hand, n_melds)
+            self._store(self._analysis, key, got)
+        return got
+
+    def _store(self, table: dict[K, V], key: K, value: V) -> None:
+        """Keep ``value``; a full table is emptied first (hands of past decisions are rarely
+        met again)."""
+        if len(table) >= self.capacity:
+            table.clear()
+        table[key] = value

@@ -1,0 +1,146 @@
+"""``VectorMahjongEnv``: N independent games stepped as one batch, every seat's decision from
+the caller (self-play, league play, a multi-agent learner).
+
+Each game is ``raw_env`` with the same options; at every step each game asks exactly one seat
+(``raw_env``'s ``agent_selection``: the seat to discard, or the next seat in a claim window)
+and the caller answers with one action per game. See docs/vector.md for the whole contract.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from mjenv.vector.buffers import Arrays, allocate, bytes_per_game
+from mjenv.vector.checks import check_actions, check_count, handle_illegal
+from mjenv.vector.options import check_illegal, env_options, single_spaces
+from mjenv.vector.seeds import check_seed, fresh_seed
+from mjenv.vector.shard import GamesShard, Infos, array_specs, make_games_shard
+from mjenv.vector.workers import LocalRunner, WorkerPool
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What :meth:`VectorMahjongEnv.reset` and :meth:`~VectorMahjongEnv.step` return, one row
+    per game. The arrays are the env's own buffers, overwritten by the next call, unless the
+    env was made with ``copy=True``."""
+
+    seat: npt.NDArray[np.int8]
+    """(N,) the seat (0..3) that must act next in each game."""
+    observation: npt.NDArray[np.float32]
+    """(N, *encoder shape) that seat's observation (``raw_env.observe(...)["observation"]``)."""
+    action_mask: npt.NDArray[np.int8]
+    """(N, 235) that seat's legal actions."""
+    oracle: npt.NDArray[np.float32] | None
+    """(N, 38, 34) the ``oracle-v1`` planes for that seat with ``oracle=True``, else None."""
+    reward: npt.NDArray[np.float64]
+    """(N, 4) each seat's reward from this step (non-zero only where a hand ended)."""
+    terminated: npt.NDArray[np.bool_]
+    """(N,) where the episode ended at this step (the game has already started the next)."""
+    infos: dict[int, dict[str, Any]]
+    """Game index -> ``{"hand": i, "result": {...}}`` only for the games where a hand ended at
+    this step: ``i`` counts the hands of the episode from 0, ``result`` is the hand's full
+    result as ``raw_env``'s ``hand_result()`` gives it (winner and discarder by name, fans,
+    payments, penalized)."""
+
+
+class VectorMahjongEnv:
+    """N games of ``raw_env`` as one batch (see the module docstring and docs/vector.md).
+
+    ``num_envs`` games, ``raw_env``'s options (``rules``, ``episode``, ``reward``,
+    ``false_win``, ``encoder``, ``oracle``), ``illegal`` (``"raise"``: an action outside a
+    game's mask is a ValueError and no game moves; ``"penalize"``: that hand ends with the
+    penalty on the seat, with a warning), ``num_workers`` (0: this process; k: k worker
+    processes over shared memory, same results), ``context`` (the workers' start method),
+    ``copy`` (return copies instead of the env's buffers).
+    """
+
+    def __init__(self, num_envs: int, *, illegal: str = "raise", num_workers: int = 0,
+                 context: str = "spawn", copy: bool = False, **options: Any) -> None:
+        check_count("num_envs", num_envs, 1)
+        check_count("num_workers", num_workers, 0)
+        self.options = env_options(options)
+        self.single_observation_space, self.single_action_space = single_spaces(
+            self.options.check())
+        self.illegal = check_illegal(illegal)
+        self.num_envs = num_envs
+        self.copy = bool(copy)
+        self.seed: int | None = None
+        """The run seed of the last reset (drawn there when none was given)."""
+        self.specs = array_specs(self.options)
+        shared = num_workers > 0
+        self.arrays: Arrays
+        self.arrays, raws = allocate(self.specs, num_envs, shared)
+        self._runner: LocalRunner | WorkerPool
+        if shared:
+            self._runner = WorkerPool(num_workers, make_games_shard,
+                                      (self.options, self.illegal), self.specs, raws,
+                                      num_envs, context)
+        else:
+            self._runner = LocalRunner(GamesShard(self.arrays, 0, self.options, self.illegal))
+        self._reset_done = False
+
+    # ---------------------------------------------------------------- the API
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """One game's observation shape (the encoder's)."""
+        shape = self.single_observation_space["observation"].shape
+        assert shape is not None
+        return shape
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (empty without workers)."""
+        return self._runner.pids
+
+    @property
+    def bytes_per_game(self) -> int:
+        """The batch arrays' size for one game (the games' own state comes on top)."""
+        return bytes_per_game(self.specs)
+
+    def reset(self, seed: int | None = None) -> Batch:
+        """Start every game: slot ``k`` plays the episodes of its seed stream
+        (``mjenv.vector.seeds.episode_seed(seed, k, 0)``, then 1, 2, ... at each auto-reset).
+        ``seed=None`` draws a run seed (kept in :attr:`seed`)."""
+        self.seed = fresh_seed() if seed is None else check_seed(seed)
+        infos = self._runner.reset(self.seed)
+        self._reset_done = True
+        return self._batch(infos)
+
+    def step(self, actions: npt.ArrayLike) -> Batch:
+        """Play one action per game (``actions[i]`` for the seat ``batch.seat[i]`` of the
+        last batch); finished episodes start over at once (see :class:`Batch`)."""
+        if not self._reset_done:
+            raise ValueError("call reset() before step()")
+        masks = self.arrays["action_mask"]
+        arr, bad = check_actions(actions, masks)
+        handle_illegal(bad, arr, masks, self.illegal, "of the seat to act")
+        self.arrays["action"][:] = arr
+        return self._batch(self._runner.step())
+
+    def close(self) -> None:
+        """Stop the workers (nothing to do without)."""
+        self._runner.close()
+
+    def __enter__(self) -> VectorMahjongEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"VectorMahjongEnv(num_envs={self.num_envs}, {self.options}, "
+                f"workers={len(self.worker_pids)})")
+
+    # ---------------------------------------------------------------- internals
+    def _batch(self, infos: Infos) -> Batch:
+        a = self.arrays
+        if self.copy:
+            a = {name: x.copy() for name, x in a.items()}
+        return Batch(seat=a["seat"], observation=a["observation"],
+                     action_mask=a["action_mask"], oracle=a.get("oracle"),
+                     reward=a["reward"], terminated=a["terminated"], infos=dict(infos))
+

@@ -1,0 +1,178 @@
+"""Running a batch's shards: in this process, or in worker processes over shared arrays.
+
+Why workers: one Python process steps one game at a time; ``num_workers=k`` splits the N games
+into k shards of consecutive slots (sizes differing by at most one), each stepped by a process
+of its own on its rows of the shared arrays (:mod:`mjenv.vector.buffers`). A step is one short
+message to each worker ("step"), the workers write their rows in parallel, and each answers
+with the infos of the hands that ended in its shard. Since every slot plays the same episodes
+from the same seeds wherever it runs (:mod:`mjenv.vector.seeds`), the results are identical to
+``num_workers=0``.
+
+Lifetime: every worker calls :func:`mjenv.procs.die_with_parent` first, so it dies with the
+process that made the batch, however that one ends (``kill -9`` included), and ignores Ctrl-C
+(the parent handles it and closes the batch). :meth:`WorkerPool.close` (also run when the batch
+is garbage collected or the interpreter exits) asks the workers to stop and reaps them.
+Workers start with ``multiprocessing``'s ``spawn`` method by default: nothing of the parent's
+state (threads, a loaded torch) is inherited, as for the arena's workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import traceback
+import weakref
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env
+from mjenv.vector.buffers import ArraySpec, attach, rows
+from mjenv.vector.shard import Infos, Shard
+
+ShardFactory = Callable[..., Shard]
+"""``factory(arrays, first, *args)``: a shard over ``arrays`` (its rows) whose first game is
+number ``first`` of the batch. Module-level, so that a worker can import it by name."""
+
+START_TIMEOUT = 120.0
+"""Seconds a worker may take to start (import numpy and mjenv, build its games)."""
+
+
+class WorkerError(RuntimeError):
+    """A worker failed (its traceback is the message) or died; the batch is closed."""
+
+
+def split(n: int, k: int) -> list[tuple[int, int]]:
+    """``n`` games in ``k`` consecutive shards ``(lo, hi)``, sizes differing by at most one
+    (no empty shard: at most ``n`` of them)."""
+    k = max(1, min(k, n))
+    bounds = [n * j // k for j in range(k + 1)]
+    return [(bounds[j], bounds[j + 1]) for j in range(k)]
+
+
+class LocalRunner:
+    """The shard in this process (``num_workers=0``)."""
+
+    def __init__(self, shard: Shard) -> None:
+        self.shard = shard
+        self.pids: list[int] = []
+
+    def reset(self, seed: int) -> Infos:
+        return self.shard.reset(seed)
+
+    def step(self) -> Infos:
+        return self.shard.step(None)
+
+    def close(self) -> None:
+        pass
+
+
+def _serve(parent: int, conn: Connection, factory: ShardFactory, args: tuple[Any, ...],
+           specs: list[ArraySpec], raws: list[Any], n: int, lo: int, hi: int) -> None:
+    """A worker's life: tie to the parent, build the shard, answer commands until told to
+    stop or the parent's end of the pipe closes."""
+    die_with_parent(parent)
+    ignore_interrupts()
+    one_thread_env()  # opponents' torch, if any, on one thread per worker
+    try:
+        shard = factory(rows(attach(specs, raws, n), lo, hi), lo, *args)
+    except BaseException:
+        conn.send(("error", traceback.format_exc()))
+        return
+    conn.send(("ok", None))
+    while True:
+        try:
+            command, arg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if command == "close":
+            return
+        try:
+            out = shard.reset(arg) if command == "reset" else shard.step(None)
+        except BaseException:
+            conn.send(("error", traceback.format_exc()))
+            return
+        conn.send(("ok", out))
+
+
+def _stop(processes: list[Any], conns: list[Connection]) -> None:
+    """Ask the workers to stop, then reap them (terminate those that do not)."""
+    for conn in conns:
+        with contextlib.suppress(OSError, ValueError):  # a worker already gone
+            conn.send(("close", None))
+    for p in processes:
+        p.join(timeout=5)
+        if p.is_alive():
+            p.terminate()
+            p.join(timeout=5)
+    for conn in conns:
+        conn.close()
+
+
+class WorkerPool:
+    """Shards in ``k`` worker processes over shared arrays (see the module docstring)."""
+
+    def __init__(self, k: int, factory: ShardFactory, args: tuple[Any, ...],
+                 specs: list[ArraySpec], raws: list[Any], n: int,
+                 context: str = "spawn") -> None:
+        ctx: Any = multiprocessing.get_context(context)  # typeshed's BaseContext lacks Process
+        self._processes: list[Any] = []
+        self._conns: list[Connection] = []
+        self._finalizer = weakref.finalize(self, _stop, self._processes, self._conns)
+        parent = os.getpid()
+        try:
+            for lo, hi in split(n, k):
+                mine, theirs = ctx.Pipe()
+                p = ctx.Process(target=_serve, name=f"mjenv-vector-{lo}-{hi}", daemon=True,
+                                args=(parent, theirs, factory, args, specs, raws, n, lo, hi))
+                p.start()
+                theirs.close()
+                self._processes.append(p)
+                self._conns.append(mine)
+            for j, conn in enumerate(self._conns):
+                if not conn.poll(START_TIMEOUT):
+                    raise WorkerError(f"worker {j} did not start in {START_TIMEOUT:g} s")
+                self._answer(j, conn)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def pids(self) -> list[int]:
+        """The workers' process ids."""
+        return [p.pid for p in self._processes]
+
+    def _answer(self, j: int, conn: Connection) -> Any:
+        try:
+            status, out = conn.recv()
+        except (EOFError, OSError):
+            self.close()
+            raise WorkerError(f"worker {j} died (exit code "
+                              f"{self._processes[j].exitcode})") from None
+        if status != "ok":
+            self.close()
+            raise WorkerError(f"worker {j} failed:\n{out}")
+        return out
+
+    def _call(self, command: str, arg: Any) -> Infos:
+        if not self._conns:
+            raise WorkerError("the workers are closed")
+        for conn in self._conns:
+            conn.send((command, arg))
+        infos: Infos = []
+        for j, conn in enumerate(self._conns):
+            infos.extend(self._answer(j, conn))
+        return infos
+
+    def reset(self, seed: int) -> Infos:
+        return self._call("reset", seed)
+
+    def step(self) -> Infos:
+        return self._call("step", None)
+
+    def close(self) -> None:
+        """Stop and reap the workers (idempotent)."""
+        self._finalizer()
+        self._processes.clear()
+        self._conns.clear()

@@ -1,0 +1,162 @@
+"""Worker processes: the same results as in-process at any worker count, workers that die with
+the process that made the batch, failures that surface as errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
+from mjenv.vector.workers import WorkerError, split
+
+from .helpers import choose
+from .test_seeds import trajectories
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_split_is_consecutive_and_balanced() -> None:
+    assert split(5, 2) == [(0, 2), (2, 5)]
+    assert split(2, 4) == [(0, 1), (1, 2)]
+    assert split(7, 3) == [(0, 2), (2, 4), (4, 7)]
+
+
+def test_workers_give_the_in_process_results() -> None:
+    options = {"oracle": True, "encoder": "mjenv-v1+shanten"}
+    alone = trajectories(5, 12, 120, workers=0, **options)
+    assert trajectories(5, 12, 120, workers=2, **options) == alone
+    assert trajectories(5, 12, 120, workers=3, **options) == alone
+
+
+def test_learner_workers_give_the_in_process_results() -> None:
+    results = []
+    for workers in (0, 2):
+        with LearnerVectorEnv(4, "random", num_workers=workers,
+                              autoreset_mode="same_step") as env:
+            obs, _ = env.reset(seed=5)
+            run = []
+            for t in range(80):
+                obs, rewards, terminated, _, infos = env.step(choose(obs["action_mask"], t))
+                run.append((obs["observation"].tobytes(), rewards.tolist(),
+                            terminated.tolist(), sorted(infos)))
+            results.append(run)
+    assert results[0] == results[1]
+
+
+def test_close_reaps_the_workers() -> None:
+    env = VectorMahjongEnv(3, num_workers=2)
+    pids = env.worker_pids
+    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    env.reset(seed=0)
+    env.close()
+    assert all(_gone(p) for p in pids)
+    env.close()  # twice is fine
+    with pytest.raises(WorkerError, match="closed"):
+        env.reset(seed=0)
+
+
+def test_a_failing_worker_is_an_error() -> None:
+    with pytest.raises(WorkerError, match="worker 0 failed"):
+        LearnerVectorEnv(2, "no.such.module:Agent", num_workers=1)
+
+
+PARENT = textwrap.dedent("""\
+    import sys, time
+    sys.path.insert(0, sys.argv[1])
+    from mjenv.vector import VectorMahjongEnv
+    env = VectorMahjongEnv(4, num_workers=2)
+    env.reset(seed=1)
+    print(*env.worker_pids, flush=True)
+    time.sleep(120)
+""")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_die_with_a_killed_parent() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(ROOT)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True, start_new_session=True)
+    assert parent.stdout is not None
+    try:
+        pids = [int(p) for p in parent.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        parent.kill()
+        parent.wait()
+        assert all(_gone(p) for p in pids), "a worker outlived its parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        parent.stdout.close()
+        for p in _group_members(parent.pid):
+            os.kill(p, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _gone(pid: int, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Processes still alive in the test parent's session (cleanup only)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getpgid(int(entry.name)) == pgid and _alive(int(entry.name)):
+                    out.append(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
+def test_worker_batches_equal_in_process_arrays() -> None:
+    with VectorMahjongEnv(3, num_workers=2) as env, VectorMahjongEnv(3) as alone:
+        a = env.reset(seed=2)
+        b = alone.reset(seed=2)
+        assert np.array_equal(a.observation, b.observation)
+        assert np.array_equal(a.action_mask, b.action_mask)
+
+
+def test_same_seeds_same_games_through_raw_env_any_n_any_workers() -> None:
+    """Issue 15's acceptance in one test: slot k is raw_env reset with its episode seeds,
+    whether the batch has 2 or 4 games and 0 or 2 workers."""
+    from .helpers import Reference
+
+    seed, steps = 77, 90
+    ref = Reference(4, seed)
+    runs = {(n, w): VectorMahjongEnv(n, num_workers=w) for n, w in ((2, 0), (4, 0), (4, 2))}
+    batches = {key: env.reset(seed=seed) for key, env in runs.items()}
+    try:
+        for t in range(steps):
+            actions = choose(np.stack([ref.observe(k)["action_mask"] for k in range(4)]), t)
+            for k in range(4):
+                want = ref.observe(k)["observation"]
+                for (n, _w), batch in batches.items():
+                    if k < n:
+                        assert np.array_equal(batch.observation[k], want), (t, k, n, _w)
+            for key, env in runs.items():
+                batches[key] = env.step(actions[:key[0]])
+            for k in range(4):
+                ref.step(k, int(actions[k]))
+    finally:
+        for env in runs.values():
+            env.close()
