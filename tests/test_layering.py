@@ -48,7 +48,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
                                        "mjenv.encoders", "mjenv.agent"},
     "mjenv.botzone.package": {"mjenv.agent", "mjenv.botzone"},
     # observations and the environment
-    "mjenv.encoders": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders"},
+    "mjenv.encoders": _DECOMPOSE | {"mjenv.fans", "mjenv.engine", "mjenv.encoders",
+                                    "mjenv.shanten"},  # the hand-analysis planes
     # text for people: the table from a seat view, the reports of the command line
     "mjenv.render": _DECOMPOSE | {"mjenv.engine", "mjenv.render", "mjenv.fans", "mjenv.shanten",
                                   "mjenv.analysis"},
@@ -61,6 +62,12 @@ MJENV_LAYERS: dict[str, set[str]] = {
     # the agent protocol and specs (agents resolved by entry point or import string)
     "mjenv.agent": {"mjenv.plugins"},
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
+    # many games as one batch (multi-agent and learner), optional worker processes
+    "mjenv.vector": _DECOMPOSE | {"mjenv.vector", "mjenv.engine", "mjenv.encoders",
+                                  "mjenv.mahjong_env", "mjenv.agent", "mjenv.procs"},
+    # thin adapters to the RL libraries (each imports its own library, an optional extra):
+    # users of mjenv like the command line, above every layer
+    "mjenv.integrations": ANY_MJENV,
     "mjenv.arena": {"mjenv.agent", "mjenv.arena", "mjenv.mahjong_env", "mjenv.fans",
                     "mjenv.procs", "mjenv.engine.record",  # records: the games kept
                     "mjenv.inputs"},  # the bounded JSON parser (a manifest is outside input)
@@ -86,7 +93,13 @@ MJENV_THIRD_PARTY = {"numpy", "matplotlib", "tqdm", "ray"}  # the last three: th
 THIRD_PARTY_BANNED: dict[str, set[str]] = {"mjenv.fans": {"numpy"}}
 # only the env module and its wrappers may import these; list them here when they exist
 GYM_PACKAGES = {"pettingzoo", "gymnasium"}
-GYM_MODULES: set[str] = {"mjenv.mahjong_env", "mjenv.registration", "mjenv.single_agent"}
+GYM_MODULES: set[str] = {"mjenv.mahjong_env", "mjenv.registration", "mjenv.single_agent",
+                         "mjenv.vector", "mjenv.integrations"}
+# module prefix -> the optional libraries it adapts to (their extras), torch included
+OPTIONAL_LIBRARIES: dict[str, set[str]] = {
+    "mjenv.integrations": {"torch", "stable_baselines3", "sb3_contrib", "tianshou", "ray",
+                           "torchrl", "tensordict"},
+}
 # never imported by mjenv, at any level: the test oracle, the training stack, the agents
 NEVER_IN_MJENV = {"MahjongGB", "torch", "agents", "mjenv_agents"}
 # agents use mjenv's public API only; they never see the engine
@@ -149,6 +162,8 @@ def mjenv_violations(module: str, source: str, is_package: bool = False) -> list
     for target, line in imports_of(module, source, is_package):
         top = target.split(".")[0]
         where = f"{module}:{line} imports {target}"
+        if any(_matches(module, p) and top in libs for p, libs in OPTIONAL_LIBRARIES.items()):
+            continue
         if top in NEVER_IN_MJENV:
             problems.append(f"{where}: mjenv never imports {top}")
         elif top == "mjenv":
