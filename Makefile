@@ -7,6 +7,7 @@
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
 #   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
 #   make fuzz        fuzz every entry point that reads outside input for FUZZ_SECONDS (CI)
+#   make test-integrations  install the RL libraries' extras, test the adapters and examples (CI)
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -16,7 +17,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
-.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz clean
+.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz test-integrations clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +69,16 @@ bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_shanten.py
 	$(BIN)/python scripts/bench_engine.py
 
+# the RL libraries' adapters and examples (mjenv.integrations, examples/): their extras, then
+# their tests, which fail (not skip) when a library is missing
+INTEGRATIONS_STAMP := $(VENV)/.integrations-installed
+$(INTEGRATIONS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --no-build-isolation -e '.[dev,train,distributed,integrations]'
+	touch $(INTEGRATIONS_STAMP)
+
+test-integrations: $(INTEGRATIONS_STAMP)
+	MJENV_REQUIRE_INTEGRATIONS=1 $(BIN)/pytest -q tests/integrations
+
 # mutated records, logs, bot input, configs, specs, checkpoints, arguments and env calls,
 # run in-process for a bounded time: exit 0 or 2, one line on stderr, never a traceback
 # (docs/security.md). The table is printed; the report and failing inputs go to runs/fuzz/.
@@ -76,6 +87,7 @@ fuzz: $(STAMP)
 	$(BIN)/python scripts/fuzz_entry_points.py --seconds $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP) $(BENCH_STAMP)
+	rm -rf build *.egg-info .mypy_cache .ruff_cache .pytest_cache $(STAMP) $(BENCH_STAMP) \
+		$(INTEGRATIONS_STAMP)
 	find . -name '*.so' -not -path './$(VENV)/*' -delete
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

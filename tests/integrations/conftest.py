@@ -1,0 +1,32 @@
+"""With ``MJENV_REQUIRE_INTEGRATIONS=1`` (CI, after installing the RL libraries' extras) a test
+here that would skip for a missing library fails instead: a broken install must not pass as
+"skipped". Without it, a library that is not installed skips its tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+REQUIRED = os.environ.get("MJENV_REQUIRE_INTEGRATIONS") == "1"
+
+
+def _fail_skips(report: Any) -> None:
+    if REQUIRED and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"MJENV_REQUIRE_INTEGRATIONS=1, but skipped: {report.longrepr}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    outcome = yield
+    _fail_skips(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None],
+                              ) -> Generator[None, Any, None]:
+    outcome = yield
+    _fail_skips(outcome.get_result())
