@@ -24,7 +24,10 @@ if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
     try:
         from mypyc.build import mypycify
 
-        ext_modules = mypycify(COMPILED_MODULES, opt_level="3")
+        # --ignore-missing-imports: mypyc type-checks every module the compiled ones import
+        # (mjenv's package facade registers with gymnasium), and a first install builds before
+        # the dependencies are installed: without it, such a build silently compiled nothing
+        ext_modules = mypycify(["--ignore-missing-imports", *COMPILED_MODULES], opt_level="3")
         for extension in ext_modules:
             extension.optional = True  # a failed C build leaves the plain Python modules
     except (Exception, SystemExit) as err:  # no mypyc, or its type check failed (it exits):
