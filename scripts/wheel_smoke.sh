@@ -125,7 +125,8 @@ for agent in raw.agent_iter():
     raw.step(1 if mask[1] else int(rng.choice(np.flatnonzero(mask))))
     decisions += 1
 print(f"mjenv {mjenv.__version__} from {mjenv.__file__}")
-print(f"one hand: {decisions} decisions, payments {info['result']['payments']}")
+print(f"one hand: {decisions} decisions, score {info['score']}, "
+      f"payments {raw.hand_result()['payments']}")
 EOF
 
 step "mjenv fan"
