@@ -1,8 +1,18 @@
-"""Build hook: compile the fan calculator's hot modules with mypyc when possible.
+"""Build hook: compile the hot modules with mypyc when possible.
 
-mypyc (part of mypy, our type checker) turns these strictly typed modules into C extensions,
-about twice as fast; the Python sources stay the single source of truth. Set
-MJENV_PURE_PYTHON=1, or lack a C compiler, and the package installs as plain Python.
+mypyc (part of mypy, our type checker) turns these strictly typed modules into C extensions;
+the Python sources stay the single source of truth. The fan calculator and the win/wait
+detection were first, about twice as fast. The engine (its step and the legality rules), the
+seat views, the events and the default encoder followed (issue 15): a random-play decision of
+``raw_env`` with its observation took 20 µs instead of 30 µs with only the calculator compiled,
+and 35 µs as plain Python (scripts/bench_env.py --pure). Set MJENV_PURE_PYTHON=1, or lack a C
+compiler, and the package installs as plain Python.
+
+``--ignore-missing-imports``: mypyc type-checks every module the compiled ones import, numpy
+and gymnasium included, and an isolated build (``pip wheel .``, or a fresh venv where numpy is
+not installed yet) has neither. The compiled code treats their objects as plain Python objects
+either way, so their types are not needed, and without the flag such a build would silently
+compile nothing.
 """
 
 import os
@@ -17,6 +27,11 @@ COMPILED_MODULES = [
     "mjenv/fans/combinations.py",
     "mjenv/fans/hand.py",
     "mjenv/fans/result.py",
+    "mjenv/engine/events.py",
+    "mjenv/engine/game.py",
+    "mjenv/engine/legal.py",
+    "mjenv/engine/seat_view.py",
+    "mjenv/encoders/default.py",
 ]
 
 ext_modules = []
@@ -24,9 +39,6 @@ if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
     try:
         from mypyc.build import mypycify
 
-        # --ignore-missing-imports: mypyc type-checks every module the compiled ones import
-        # (mjenv's package facade registers with gymnasium), and a first install builds before
-        # the dependencies are installed: without it, such a build silently compiled nothing
         ext_modules = mypycify(["--ignore-missing-imports", *COMPILED_MODULES], opt_level="3")
         for extension in ext_modules:
             extension.optional = True  # a failed C build leaves the plain Python modules

@@ -17,20 +17,30 @@ ids        kind     meaning
 
 from __future__ import annotations
 
+from typing import Final
+
 from mjenv.tiles import NUM_KINDS, tile_code
 
-PASS = 0
-WIN = 1
-DISCARD_BASE = 2
-CHOW_BASE = 36
-PUNG_BASE = 99
-KONG_BASE = 133
-CONCEALED_KONG_BASE = 167
-ADDED_KONG_BASE = 201
-NUM_ACTIONS = 235
+# Final: modules compiled with mypyc (the engine) then use these as constants, not lookups
+PASS: Final = 0
+WIN: Final = 1
+DISCARD_BASE: Final = 2
+CHOW_BASE: Final = 36
+PUNG_BASE: Final = 99
+KONG_BASE: Final = 133
+CONCEALED_KONG_BASE: Final = 167
+ADDED_KONG_BASE: Final = 201
+NUM_ACTIONS: Final = 235
 
 # kinds (small ints so the engine can compare them cheaply)
-K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_KONG, K_CONCEALED_KONG, K_ADDED_KONG = range(8)
+K_PASS: Final = 0
+K_WIN: Final = 1
+K_DISCARD: Final = 2
+K_CHOW: Final = 3
+K_PUNG: Final = 4
+K_KONG: Final = 5
+K_CONCEALED_KONG: Final = 6
+K_ADDED_KONG: Final = 7
 KIND_NAMES: tuple[str, ...] = (
     "pass", "win", "discard", "chow", "pung", "kong", "concealed_kong", "added_kong")
 

@@ -35,10 +35,12 @@ compiled and not)."""
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: tuple[int, ...] = tuple(range(EAST, NUM_KINDS))
 _KNITTED_RANKS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 (ranks from 0)
+_KNITTED_ORDERS: tuple[tuple[int, ...], ...] = tuple(permutations(range(3)))
+"""For each knitted straight, the suits of its 147, 258 and 369."""
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(9 * suit + rank
                  for suit, ranks in zip(order, _KNITTED_RANKS, strict=True) for rank in ranks))
-    for order in permutations(range(3))
+    for order in _KNITTED_ORDERS
 )
 """The six knitted straights: 147, 258 and 369 in three different suits (tile ids)."""
 
@@ -149,6 +151,10 @@ class GroupInfo(NamedTuple):
 
 _SUIT_INFO: dict[tuple[int, ...], GroupInfo] = {}
 _HONOR_INFO: dict[tuple[int, ...], GroupInfo] = {}
+_INFO_BY_CODE: dict[int, GroupInfo] = {}
+"""The same group infos (suits and honours) by :func:`_group_code`: the engine asks for the
+waits after every discard, and an int made in one pass over the counts is found faster than a
+tuple key, which must be sliced, built and hashed."""
 
 
 def clear_group_info() -> None:
@@ -157,6 +163,7 @@ def clear_group_info() -> None:
     _SUIT_TABLE.clear()
     _SUIT_INFO.clear()
     _HONOR_INFO.clear()
+    _INFO_BY_CODE.clear()
 
 
 def suit_group_info(key: tuple[int, ...]) -> GroupInfo:
@@ -209,8 +216,38 @@ def _honor_group_info_of(key: tuple[int, ...]) -> GroupInfo:
 
 
 def _group_infos(counts: Sequence[int]) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
-    return (suit_group_info(tuple(counts[0:9])), suit_group_info(tuple(counts[9:18])),
-            suit_group_info(tuple(counts[18:27])), honor_group_info(tuple(counts[27:34])))
+    # a list, so that the compiled _group_code indexes it directly (the engine passes one)
+    c = counts if isinstance(counts, list) else list(counts)
+    return (_group_info_at(c, 0), _group_info_at(c, 9), _group_info_at(c, 18),
+            _group_info_at(c, EAST))
+
+
+def _group_info_at(counts: list[int], start: int) -> GroupInfo:
+    """:func:`suit_group_info` (``start`` 0, 9 or 18) or :func:`honor_group_info` (``start``
+    EAST) of that group of ``counts``, memoised by :func:`_group_code`."""
+    code = _group_code(counts, start)
+    found = _INFO_BY_CODE.get(code)
+    if found is None:
+        key = tuple(counts[start:start + 9 if start < EAST else NUM_KINDS])
+        found = suit_group_info(key) if start < EAST else honor_group_info(key)
+        if code >= 0:
+            _INFO_BY_CODE[code] = found
+    return found
+
+
+def _group_code(counts: list[int], start: int) -> int:
+    """A group's counts as one int, 3 bits a count below a leading 1 (so a suit's 9 counts and
+    the honours' 7 never share a code, and the three suits share theirs, as their infos are
+    the same); -1 when a count does not fit 3 bits (no hand has one; such a group is looked up
+    by its tuple instead)."""
+    end = start + 9 if start < EAST else NUM_KINDS
+    code = 1
+    for t in range(start, end):
+        c = counts[t]
+        if not 0 <= c < 8:
+            return -1
+        code = (code << 3) | c
+    return code
 
 
 _GROUP_OFFSETS = (0, 9, 18, EAST)
@@ -340,34 +377,59 @@ def is_complete(hand: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
 def waiting_counts(counts: list[int], n_melds: int) -> list[int]:
     """Kinds that complete the standing tiles given as counts (13 − 3·melds tiles)."""
     waits = set(regular_waits(counts))
+    if n_melds > 1:
+        return sorted(waits)
+    # one pass gathers what decides whether a special shape can be near: the odd counts, the
+    # largest count, whether a kind other than a terminal or honour is held, and for each
+    # suit and rank class (147, 258, 369) how many of its three kinds are held
+    n_odd = odd = most = 0
+    simples = False
+    held_by_class = [0] * 9  # suit * 3 + rank % 3
+    for t in range(NUM_KINDS):
+        c = counts[t]
+        if c:
+            if c & 1:
+                n_odd += 1
+                odd = t
+            if c > most:
+                most = c
+            if t not in _ORPHAN_SET:
+                simples = True
+            if t < EAST:
+                held_by_class[t // 9 * 3 + t % 9 % 3] += 1
     if n_melds == 0:
-        odd = [t for t in range(NUM_KINDS) if counts[t] % 2]
-        if len(odd) == 1:
-            waits.add(odd[0])
-        held = [t for t in range(NUM_KINDS) if counts[t]]
-        if all(t in _ORPHAN_SET for t in held):
+        if n_odd == 1:  # seven pairs
+            waits.add(odd)
+        if not simples:  # thirteen orphans
             missing = [t for t in ORPHANS if not counts[t]]
             if not missing:
                 waits.update(ORPHANS)
             elif len(missing) == 1:
                 waits.add(missing[0])
-        if max(counts) == 1:
-            suited = [t for t in held if t < EAST]
+        if most == 1:  # honours and knitted tiles
+            suited = [t for t in range(EAST) if counts[t]]
             for pattern in KNITTED_PATTERNS:
                 if all(t in pattern for t in suited):
                     waits.update(t for t in pattern if not counts[t])
                     waits.update(t for t in HONORS if not counts[t])
-    if n_melds <= 1:
-        for pattern in KNITTED_PATTERNS:
-            if sum(1 for t in pattern if counts[t]) >= 8:
-                for t in range(NUM_KINDS):
-                    if t in waits:
-                        continue
-                    counts[t] += 1
-                    if is_knitted_straight_complete(counts, n_melds):
-                        waits.add(t)
-                    counts[t] -= 1
+    _add_knitted_straight_waits(counts, n_melds, held_by_class, waits)
     return sorted(waits)
+
+
+def _add_knitted_straight_waits(counts: list[int], n_melds: int, held_by_class: list[int],
+                                waits: set[int]) -> None:
+    """Add to ``waits`` the kinds that complete a knitted straight hand; one needs 8 of its
+    pattern's 9 kinds already held (``held_by_class``: see :func:`waiting_counts`)."""
+    for order in _KNITTED_ORDERS:
+        if held_by_class[order[0] * 3] + held_by_class[order[1] * 3 + 1] \
+                + held_by_class[order[2] * 3 + 2] >= 8:
+            for t in range(NUM_KINDS):
+                if t in waits:
+                    continue
+                counts[t] += 1
+                if is_knitted_straight_complete(counts, n_melds):
+                    waits.add(t)
+                counts[t] -= 1
 
 
 def waiting_tiles(hand: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:

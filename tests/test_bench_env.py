@@ -82,3 +82,14 @@ def test_missing_peers_are_reported_and_skipped(
     assert exc.value.code == 2
     assert "--write-docs needs RLCard" in capsys.readouterr().err
     assert not report.exists()
+
+
+def test_pure_pass_runs_the_plain_python_copy(
+        bench: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(bench, "load_peer", lambda name: None)
+    assert bench.main([*SMALL, "--pure"]) == 0
+    out = capsys.readouterr().out
+    assert bench.SYSTEMS["raw.mcr.pure"][0] in out and bench.SYSTEMS["raw.mcr"][0] in out
+    same = bench.play_mjenv(mjenv.raw_env, "mcr", 2, 3)
+    assert f"| {same['decisions'] / 2:.1f} |" in out  # the same deals: the same decisions

@@ -14,12 +14,18 @@ precomputed scale array make the float32 observation, a new array per call. Each
 planes and river planes are memoized by content: the encoder keeps the last block made for each
 seat with a copy of what it was made from (the meld list; the river and its two count arrays)
 and reuses it only when the view at hand holds equal content, so any view (another seat's, a
-clone, a later one) gets exactly what computing afresh would give.
+clone, a later one) gets exactly what computing afresh would give. A river that grew by one
+discard since its block was made (the commonest change) gets the old block with its
+last-discard planes moved down by one (tests/encoders/test_default_memo.py checks both against
+a fresh encoder).
+
+The module is compiled with mypyc (setup.py); its constants are ``Final`` so that the compiled
+``encode`` uses them as constants instead of looking them up.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -33,60 +39,86 @@ from mjenv.tiles import EAST, NUM_KINDS
 if TYPE_CHECKING:
     from mjenv.engine.seat_view import SeatView
 
-T = NUM_KINDS
-REL_NAMES = ("self", "next", "opposite", "previous")
+T: Final = NUM_KINDS
+REL_NAMES: Final = ("self", "next", "opposite", "previous")
 
 # ---------------------------------------------------------------- layout (first-axis index)
-HAND = 0  # 4 planes: count >= 1 .. >= 4
-DRAWN = 4
-DECISION_TILE = 5
-SEAT_WIND = 6
-PREVALENT_WIND = 7
-UNSEEN = 8
-MELDS = 9
-MELD_PLANES = 8
-M_CHOW, M_PUNG, M_KONG, M_ADDED_KONG, M_CONCEALED_KONG, M_FROM = 0, 1, 2, 3, 4, 5  # FROM: 5..7
-RIVER = MELDS + 4 * MELD_PLANES  # 41
-LAST_K = 8
+HAND: Final = 0  # 4 planes: count >= 1 .. >= 4
+DRAWN: Final = 4
+DECISION_TILE: Final = 5
+SEAT_WIND: Final = 6
+PREVALENT_WIND: Final = 7
+UNSEEN: Final = 8
+MELDS: Final = 9
+MELD_PLANES: Final = 8
+M_CHOW: Final = 0
+M_PUNG: Final = 1
+M_KONG: Final = 2
+M_ADDED_KONG: Final = 3
+M_CONCEALED_KONG: Final = 4
+M_FROM: Final = 5  # FROM: 5..7
+RIVER: Final = MELDS + 4 * MELD_PLANES  # 41
+LAST_K: Final = 8
 """The most recent discards kept as one-hot planes, per player."""
-EARLY_N = 6
+EARLY_N: Final = 6
 """The first discards counted in the "early discards" plane."""
-RIVER_PLANES = LAST_K + 3
-R_COUNT, R_CLAIMED, R_EARLY = LAST_K, LAST_K + 1, LAST_K + 2
-SCALARS = RIVER + 4 * RIVER_PLANES  # 85
-NUM_CHANNELS = SCALARS + 1  # 86
+RIVER_PLANES: Final = LAST_K + 3
+R_COUNT: Final = LAST_K
+R_CLAIMED: Final = LAST_K + 1
+R_EARLY: Final = LAST_K + 2
+SCALARS: Final = RIVER + 4 * RIVER_PLANES  # 85
+NUM_CHANNELS: Final = SCALARS + 1  # 86
 
 # positions in the scalar row
-S_DEALER = 0  # 4: dealer's relative seat, one-hot
-S_FLOWERS = 4  # 4: flowers / 8
-S_HIDDEN_KONGS = 8  # 4: hidden concealed kongs / 4
-S_TILES_LEFT = 12
-S_PART_LEFT = 13  # 4: per-seat wall part left (per_seat layout only)
-S_KIND = 17  # 4: decision kind one-hot
-D_DRAW, D_AFTER_CLAIM, D_CLAIM, D_ROB = 0, 1, 2, 3
-S_OFFERER = 21  # 3: relative seat of the discarder / kong declarer (next, opposite, previous)
-S_WIN_LEGAL = 24
-S_OVER = 25
-S_RIVER_LEN = 26  # 4: river length / 32 (capped)
-S_MELD_COUNT = 30  # 4: melds / 4
-RIVER_LEN_SCALE = 32
+S_DEALER: Final = 0  # 4: dealer's relative seat, one-hot
+S_FLOWERS: Final = 4  # 4: flowers / 8
+S_HIDDEN_KONGS: Final = 8  # 4: hidden concealed kongs / 4
+S_TILES_LEFT: Final = 12
+S_PART_LEFT: Final = 13  # 4: per-seat wall part left (per_seat layout only)
+S_KIND: Final = 17  # 4: decision kind one-hot
+D_DRAW: Final = 0
+D_AFTER_CLAIM: Final = 1
+D_CLAIM: Final = 2
+D_ROB: Final = 3
+S_OFFERER: Final = 21  # 3: relative seat of the discarder / kong declarer (next, opp., prev.)
+S_WIN_LEGAL: Final = 24
+S_OVER: Final = 25
+S_RIVER_LEN: Final = 26  # 4: river length / 32 (capped)
+S_MELD_COUNT: Final = 30  # 4: melds / 4
+RIVER_LEN_SCALE: Final = 32
 
 # offsets in the flat (NUM_CHANNELS * T) buffer that ``encode`` fills
-_SIZE = NUM_CHANNELS * T
-_KIND_PLANE = {CHOW: M_CHOW * T, PUNG: M_PUNG * T, KONG: M_KONG * T,
-               ADDED_KONG: M_ADDED_KONG * T, CONCEALED_KONG: M_CONCEALED_KONG * T}
-_FROM_AT = (-1, M_FROM * T, (M_FROM + 1) * T, (M_FROM + 2) * T)  # by from_offset 1..3
-_MELD_AT = tuple((MELDS + r * MELD_PLANES) * T for r in range(4))
-_RIVER_AT = tuple((RIVER + r * RIVER_PLANES) * T for r in range(4))
-_COUNT_OFF, _CLAIMED_OFF, _EARLY_OFF = R_COUNT * T, R_CLAIMED * T, R_EARLY * T
-_SEAT_WIND_AT = SEAT_WIND * T + EAST
-_PREVALENT_AT = PREVALENT_WIND * T + EAST
-_SCALAR_BASE = SCALARS * T
-_GE0, _GE1, _GE2, _GE3 = (bytes(int(c > k) for c in range(256)) for k in range(4))
-"""``bytes.translate`` tables: count -> 1 if count >= k + 1 else 0."""
-_U8, _F32 = np.dtype(np.uint8), np.dtype(np.float32)
-_ndarray, _multiply = np.ndarray, np.multiply
-_SHAPE = (NUM_CHANNELS, T)
+_SIZE: Final = NUM_CHANNELS * T
+_KIND_PLANE: Final = {CHOW: M_CHOW * T, PUNG: M_PUNG * T, KONG: M_KONG * T,
+                      ADDED_KONG: M_ADDED_KONG * T, CONCEALED_KONG: M_CONCEALED_KONG * T}
+_FROM_AT: Final = (-1, M_FROM * T, (M_FROM + 1) * T, (M_FROM + 2) * T)  # by from_offset 1..3
+_MELD_AT: Final = tuple((MELDS + r * MELD_PLANES) * T for r in range(4))
+_RIVER_AT: Final = tuple((RIVER + r * RIVER_PLANES) * T for r in range(4))
+_COUNT_OFF: Final = R_COUNT * T
+_CLAIMED_OFF: Final = R_CLAIMED * T
+_EARLY_OFF: Final = R_EARLY * T
+_SEAT_WIND_AT: Final = SEAT_WIND * T + EAST
+_PREVALENT_AT: Final = PREVALENT_WIND * T + EAST
+_SCALAR_BASE: Final = SCALARS * T
+_GE0: Final = bytes(int(c > 0) for c in range(256))
+"""``bytes.translate`` tables: count -> 1 if count >= k + 1 else 0 (k = 0 .. 3)."""
+_GE1: Final = bytes(int(c > 1) for c in range(256))
+_GE2: Final = bytes(int(c > 2) for c in range(256))
+_GE3: Final = bytes(int(c > 3) for c in range(256))
+_U8: Final = np.dtype(np.uint8)
+_F32: Final = np.dtype(np.float32)
+_ndarray: Final = np.ndarray
+_multiply: Final = np.multiply
+_SHAPE: Final = (NUM_CHANNELS, T)
+_RiverMemo = tuple[list[int], bytes, bytes, bytes, int]
+"""A river block with what it was made from: (river, counts, claimed counts, planes, length
+scalar)."""
+_MELD_PART: Final = MELDS
+"""Where the four meld blocks are in ``encode``'s list of rows (one entry a block), ..."""
+_RIVER_PART: Final = _MELD_PART + 4
+"""... and the four river blocks."""
+_SHIFTED: Final = (LAST_K - 1) * T
+"""The last-discard planes that one more discard moves down by one plane."""
 
 
 def _row(first: int, n: int, name: str, desc: str) -> ChannelRow:
@@ -201,7 +233,7 @@ class DefaultEncoder(SeatEncoder):
         # own view and the others', which differ by its hidden concealed kongs), reused when
         # the same content comes again (from any view: the memo is keyed by content)
         self._meld_memo: list[tuple[list[Meld], bytes, int, int] | None] = [None] * 8
-        self._river_memo: list[tuple[list[int], bytes, bytes, bytes, int] | None] = [None] * 4
+        self._river_memo: list[_RiverMemo | None] = [None] * 4
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         me = view.seat
@@ -209,14 +241,15 @@ class DefaultEncoder(SeatEncoder):
         drawn = view.drawn
         sc = bytearray(T)  # the scalar row (integer counts; see __init__ for the scales)
         sc[S_DEALER + (view.dealer - me) % 4] = 1
+        # the rows in order, joined at the end: the meld and river blocks (4 each, by relative
+        # seat), the decision tile and the scalar row are filled in below
         parts: list[bytes | bytearray] = [
             hand.translate(_GE0), hand.translate(_GE1), hand.translate(_GE2),
             hand.translate(_GE3), _ONE_HOT[drawn] if drawn >= 0 else _ZERO_PLANE,
-            _ZERO_PLANE,  # the decision tile, below
-            _ONE_HOT[EAST + view.seat_wind], _ONE_HOT[EAST + view.prevalent_wind],
-            bytes(view.unseen)]
-        rivers_at = len(parts) + 4
-        parts += _EMPTY_BLOCKS
+            _ZERO_PLANE, _ONE_HOT[EAST + view.seat_wind], _ONE_HOT[EAST + view.prevalent_wind],
+            bytes(view.unseen),
+            _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK,
+            _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, sc]
         all_melds, rivers, flowers = view.melds, view.river, view.flowers
         meld_memo, river_memo = self._meld_memo, self._river_memo
         for r in range(4):
@@ -228,7 +261,7 @@ class DefaultEncoder(SeatEncoder):
                 mm = meld_memo[key]
                 if mm is None or ms != mm[0]:
                     mm = meld_memo[key] = _meld_block(ms)
-                parts[9 + r] = mm[1]
+                parts[_MELD_PART + r] = mm[1]
                 sc[S_HIDDEN_KONGS + r] = mm[2]
                 sc[S_MELD_COUNT + r] = mm[3]
             # ---- river: a function of the river and its two count arrays (memo by content)
@@ -237,8 +270,8 @@ class DefaultEncoder(SeatEncoder):
                 rc, cc = view.river_counts[s], view.claimed_counts[s]
                 rm = river_memo[s]
                 if rm is None or river != rm[0] or rc != rm[1] or cc != rm[2]:
-                    rm = river_memo[s] = _river_block(river, rc, cc)
-                parts[rivers_at + r] = rm[3]
+                    rm = river_memo[s] = _river_block(river, rc, cc, rm)
+                parts[_RIVER_PART + r] = rm[3]
                 sc[S_RIVER_LEN + r] = rm[4]
             # ---- per-seat scalars
             fl = flowers[s]
@@ -267,18 +300,17 @@ class DefaultEncoder(SeatEncoder):
                 parts[DECISION_TILE] = _ONE_HOT[drawn]
             else:
                 sc[S_KIND + D_AFTER_CLAIM] = 1
-        parts.append(sc)
 
         out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, b"".join(parts)).astype(_F32)
         _multiply(out, self._scale, out=out)
         return out
 
 
-_ONE_HOT = tuple(bytes(int(i == t) for i in range(T)) for t in range(T))
-_ZERO_PLANE = bytes(T)
-_ZERO_MELD_BLOCK = bytes(MELD_PLANES * T)
-_ZERO_RIVER_BLOCK = bytes(RIVER_PLANES * T)
-_EMPTY_BLOCKS = (_ZERO_MELD_BLOCK,) * 4 + (_ZERO_RIVER_BLOCK,) * 4
+_ONE_HOT: Final = tuple(bytes(int(i == t) for i in range(T)) for t in range(T))
+_ZERO_PLANE: Final = bytes(T)
+_ZERO_MELD_BLOCK: Final = bytes(MELD_PLANES * T)
+_ZERO_RIVER_BLOCK: Final = bytes(RIVER_PLANES * T)
+
 
 
 def _meld_block(ms: list[Meld]) -> tuple[list[Meld], bytes, int, int]:
@@ -307,18 +339,29 @@ def _meld_block(ms: list[Meld]) -> tuple[list[Meld], bytes, int, int]:
 
 
 def _river_block(river: list[int], counts: bytearray, claimed: bytearray,
-                 ) -> tuple[list[int], bytes, bytes, bytes, int]:
+                 prev: _RiverMemo | None) -> _RiverMemo:
     """One seat's river planes and its length scalar, with copies of what they were made
-    from (the memo's key)."""
+    from (the memo's key). The commonest change is one more discard: then the block is
+    ``prev``'s with its last-discard planes moved down by one (a river only grows, and the
+    first discards stay the first). Otherwise it is written afresh into one zeroed block."""
     n = len(river)
-    if n <= EARLY_N:
-        early: bytes | bytearray = counts
+    if prev is not None and len(prev[0]) == n - 1 and river[:-1] == prev[0]:
+        old = prev[3]
+        block = b"".join((_ONE_HOT[river[-1]], old[:_SHIFTED], counts, claimed,
+                          counts if n <= EARLY_N else old[_EARLY_OFF:]))
     else:
-        early = bytearray(T)
-        for t in river[:EARLY_N]:
-            early[t] += 1
-    last = river[:-LAST_K - 1:-1]  # the most recent first
-    block = b"".join([*map(_ONE_HOT.__getitem__, last), _ZERO_PLANE * (LAST_K - len(last)),
-                      counts, claimed, early])
+        fresh = bytearray(_ZERO_RIVER_BLOCK)
+        at = 0  # plane i (the i-th most recent discard) starts at i * T
+        for i in range(n - 1, n - 1 - LAST_K if n > LAST_K else -1, -1):
+            fresh[at + river[i]] = 1
+            at += T
+        fresh[_COUNT_OFF:_COUNT_OFF + T] = counts
+        fresh[_CLAIMED_OFF:_CLAIMED_OFF + T] = claimed
+        if n <= EARLY_N:
+            fresh[_EARLY_OFF:_EARLY_OFF + T] = counts
+        else:
+            for i in range(EARLY_N):
+                fresh[_EARLY_OFF + river[i]] += 1
+        block = bytes(fresh)
     return (river[:], bytes(counts), bytes(claimed), block,
             n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)

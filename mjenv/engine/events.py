@@ -4,12 +4,18 @@ Every event names its ``seat`` (the actor). ``private`` events (a deal, a draw, 
 kong's tile) are seen in full only by that seat until the hand ends; :func:`view` gives the
 copy another seat sees (the hidden tiles replaced by ``-1``; a deal shows no tiles).
 Public events are seen in full by everyone.
+
+The module is compiled with mypyc (``setup.py``): the engine makes a few events per step, and
+the seat views test their kinds and read their fields, all cheaper on compiled classes. Hence
+two choices a plain dataclass would not need: ``private`` is a property (a class variable
+with a default would be taken for a field by the compiled dataclass), and
+:meth:`Event.__reduce__` rebuilds an event through its constructor (a compiled frozen class
+cannot be unpickled or deep-copied field by field).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import ClassVar
+from dataclasses import dataclass, fields, replace
 
 HIDDEN = -1
 
@@ -17,11 +23,19 @@ HIDDEN = -1
 @dataclass(frozen=True, slots=True)
 class Event:
     seat: int
-    private: ClassVar[bool] = False
+
+    @property
+    def private(self) -> bool:
+        """Whether only ``seat`` sees this event in full before the hand ends."""
+        return False
 
     def redacted(self) -> Event:
         """What the other seats see of this event."""
         return self
+
+    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
+        """Pickling and copying: the class and the field values (see the module docstring)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +43,10 @@ class Deal(Event):
     """The 13 tiles dealt to ``seat`` (flowers included, before replacement)."""
 
     tiles: tuple[int, ...]
-    private: ClassVar[bool] = True
+
+    @property
+    def private(self) -> bool:
+        return True
 
     def redacted(self) -> Event:
         return replace(self, tiles=())
@@ -49,7 +66,10 @@ class Draw(Event):
 
     tile: int
     replacement: bool = False
-    private: ClassVar[bool] = True
+
+    @property
+    def private(self) -> bool:
+        return True
 
     def redacted(self) -> Event:
         return replace(self, tile=HIDDEN)
@@ -93,7 +113,10 @@ class AddedKong(Event):
 @dataclass(frozen=True, slots=True)
 class ConcealedKong(Event):
     tile: int
-    private: ClassVar[bool] = True
+
+    @property
+    def private(self) -> bool:
+        return True
 
     def redacted(self) -> Event:
         return replace(self, tile=HIDDEN)

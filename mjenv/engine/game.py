@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final, SupportsIndex
 
 from mjenv import actions as A
 from mjenv.decompose import waiting_counts
@@ -58,17 +58,26 @@ from mjenv.fans import FanResult
 from mjenv.melds import CONCEALED_KONG, PUNG, Meld
 from mjenv.tiles import FLOWER_BASE, NUM_KINDS
 
-PLAY, CLAIM, ROB, OVER = range(4)
-PHASE_NAMES = ("play", "claim", "rob", "over")
-TURN_DRAW, TURN_CLAIM = 0, 1  # how the seat to discard got its tile
-PENALIZE = -1
+# Final (here and below): compiled with mypyc, the engine uses them as constants, not lookups
+PLAY: Final = 0
+CLAIM: Final = 1
+ROB: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("play", "claim", "rob", "over")
+TURN_DRAW: Final = 0  # how the seat to discard got its tile: a draw ...
+TURN_CLAIM: Final = 1  # ... or its own chow or pung
+PENALIZE: Final = -1
 """The entry :meth:`Game.penalize` leaves in :attr:`Game.actions` (not an action id)."""
 
-CLAIM_PRIORITY: dict[int, int] = {
+CLAIM_PRIORITY: Final[dict[int, int]] = {
     A.K_WIN: 3, A.K_KONG: 2, A.K_PUNG: 2, A.K_CHOW: 1, A.K_PASS: 0,
 }
 """The one priority table for claims (kind -> rank); equal ranks go to the first seat
 counter-clockwise from the discarder."""
+
+_DECODED: Final[tuple[tuple[int, int], ...]] = tuple(A.decode(a) for a in range(A.NUM_ACTIONS))
+"""``A.decode`` of every action id, by id: the engine decodes each step's action (already
+checked legal) by indexing this instead of calling it (it checks its argument first)."""
 
 
 class _SeatFacts:
@@ -207,10 +216,13 @@ class Game:
             return ()
         return self._options.get(seat, ())
 
-    def step(self, seat: int, action: int) -> list[Event]:
+    def step(self, seat: int, action: SupportsIndex) -> list[Event]:
         """Apply ``seat``'s ``action``; returns the events it produced (forced moves included).
 
         An illegal action raises ValueError naming the legal ones; the game is unchanged.
+        ``action`` is an id (an int, or a numpy integer); anything else is refused with
+        ValueError too (hence the loose annotation: compiled with mypyc, an ``int`` annotation
+        would turn that into the call's TypeError).
         """
         if self.phase == OVER:
             raise ValueError("the hand is over")
@@ -252,13 +264,14 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (shares only immutable data): every field copied as
         :data:`CLONE_FIELDS` says."""
-        g = Game.__new__(Game)
-        mine, theirs = self.__dict__, g.__dict__
-        for name, copy in CLONE_FIELDS.items():
-            theirs[name] = copy(mine[name])
-        g._facts = tuple(_SeatFacts(g, s, f.waits) for s, f in enumerate(self._facts))
-        g._windows = g._window_seats()
-        return g
+        return _restore({name: copy(getattr(self, name)) for name, copy in CLONE_FIELDS.items()},
+                        tuple(f.waits for f in self._facts))
+
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
+        """Pickling and deep copies: the fields (all but :data:`REBUILT_FIELDS`) and the seats'
+        waits, restored as :meth:`clone` restores its copy (see :func:`_restore`)."""
+        return _restore, ({name: getattr(self, name) for name in CLONE_FIELDS},
+                          tuple(f.waits for f in self._facts))
 
     def _window_seats(self) -> tuple[tuple[_SeatFacts, ...], ...]:
         """By discarder (or kong declarer): the facts of the three other seats in window order,
@@ -339,7 +352,7 @@ class Game:
 
     # ================================================================ the seat to discard
     def _play(self, seat: int, a: int) -> None:
-        kind, t = A.decode(a)
+        kind, t = _DECODED[a]
         h = self.hands[seat]
         if kind == A.K_DISCARD:
             h[t] -= 1
@@ -396,7 +409,7 @@ class Game:
         best_seat, best_action, best_rank = -1, A.PASS, 0
         for s in self._window_order():
             a = self._answers.get(s, A.PASS)
-            rank = CLAIM_PRIORITY[A.decode(a)[0]]
+            rank = CLAIM_PRIORITY[_DECODED[a][0]]
             if rank > best_rank:
                 best_seat, best_action, best_rank = s, a, rank
         d, t = self.current, self.claim_tile
@@ -424,7 +437,7 @@ class Game:
         # a meld from the discard
         self.discards[d].pop()
         h = self.hands[s]
-        kind = A.decode(best_action)[0]
+        kind = _DECODED[best_action][0]
         offset = (d - s) % 4
         if kind == A.K_KONG:
             h[t] -= 3
@@ -527,3 +540,19 @@ class Game:
         self.phase = OVER
         self._options, self._answers = {}, {}
         self._play_legal = None
+
+
+def _restore(fields: dict[str, Any], waits: tuple[tuple[int, ...], ...]) -> Game:
+    """A game holding ``fields`` (every field of :data:`CLONE_FIELDS`, taken as they are), with
+    the seats' facts built anew over them and each seat's ``waits``.
+
+    The game is made by the constructor (the same wall dealt again), then every field is
+    replaced: a class compiled with mypyc has no ``__dict__`` to fill, and its ``__new__`` runs
+    ``__init__`` anyway."""
+    g = Game(fields["rules"], wall=fields["wall"].tiles, dealer=fields["dealer"],
+             prevalent_wind=fields["prevalent_wind"])
+    for name, value in fields.items():
+        setattr(g, name, value)
+    g._facts = tuple(_SeatFacts(g, s, w) for s, w in enumerate(waits))
+    g._windows = g._window_seats()
+    return g

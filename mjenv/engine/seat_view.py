@@ -38,9 +38,9 @@ from the deal or an earlier replacement draw that was already counted).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mjenv.engine.events import (
     HIDDEN,
@@ -64,6 +64,10 @@ from mjenv.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
     from mjenv.engine.game import Game
+
+_KINDS: Final = NUM_KINDS
+"""``NUM_KINDS`` as a constant of this module: compiled with mypyc, a Final name is read
+directly, an imported one looked up at every use (``apply`` compares every drawn tile)."""
 
 
 def _hidden_kong() -> Meld:
@@ -96,6 +100,18 @@ HIDDEN_KONG: Meld = _hidden_kong()
 """Another seat's concealed kong before the end: kind ``concealed_kong``, tiles ``(-1,) * 4``.
 Its tiles are not real ids, so do not pass it to the fan calculator, ``describe`` or
 ``to_dict``; test ``m is HIDDEN_KONG`` (or ``m.first == HIDDEN``)."""
+
+
+_FIELDS = (
+    "seat", "dealer", "prevalent_wind", "num_tiles",
+    "hand", "drawn", "melds", "river", "claimed_by", "river_counts", "claimed_counts",
+    "discards", "flowers",
+    "tiles_left", "wall_taken", "unseen", "last_discard", "last_discarder",
+    "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
+    "over", "result", "revealed",
+)
+"""Every field of a :class:`SeatView` (its ``__slots__``; named here because a class compiled
+with mypyc has no ``__slots__`` attribute to read back)."""
 
 
 class SeatView:
@@ -152,14 +168,7 @@ class SeatView:
         kongs per seat (None before the end).
     """
 
-    __slots__ = (
-        "seat", "dealer", "prevalent_wind", "num_tiles",
-        "hand", "drawn", "melds", "river", "claimed_by", "river_counts", "claimed_counts",
-        "discards", "flowers",
-        "tiles_left", "wall_taken", "unseen", "last_discard", "last_discarder",
-        "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
-        "over", "result", "revealed",
-    )
+    __slots__ = _FIELDS
 
     def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
                  num_tiles: int = 144) -> None:
@@ -260,7 +269,7 @@ class SeatView:
             self.wall_taken[s] += 1
             if s == me:
                 t = e.tile
-                if 0 <= t < NUM_KINDS:
+                if 0 <= t < _KINDS:
                     self.hand[t] += 1
                     self.unseen[t] -= 1
                     self.drawn = t
@@ -286,7 +295,7 @@ class SeatView:
             self.wall_taken[s] += 13
             if s == me:
                 for t in e.tiles:
-                    if t < NUM_KINDS:
+                    if t < _KINDS:
                         self._see_own(t)
         elif isinstance(e, Chow):
             self._take_discard(s, e.from_seat, e.claimed)
@@ -398,8 +407,10 @@ class SeatView:
     # ================================================================ copying, comparing
     def clone(self) -> SeatView:
         """An independent copy (melds and the result are immutable and shared)."""
-        v = SeatView.__new__(SeatView)
-        for name in SeatView.__slots__:
+        # through __init__: a class compiled with mypyc cannot be made by ``__new__`` alone
+        v = SeatView(self.seat, dealer=self.dealer, prevalent_wind=self.prevalent_wind,
+                     num_tiles=self.num_tiles)
+        for name in _FIELDS:
             setattr(v, name, getattr(self, name))
         v.hand = self.hand[:]
         v.unseen = self.unseen[:]
@@ -413,16 +424,34 @@ class SeatView:
         v.flowers = [f[:] for f in self.flowers]
         return v
 
+    def __reduce__(self) -> tuple[Callable[[tuple[object, ...]], SeatView],
+                                  tuple[tuple[object, ...]]]:
+        """Pickling and deep copies: every field, set again on a view made by ``__init__`` (a
+        class compiled with mypyc is not rebuilt otherwise: its ``__new__`` runs ``__init__``,
+        which needs the seat)."""
+        return _restore, (tuple(getattr(self, name) for name in _FIELDS),)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SeatView):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in SeatView.__slots__)
+        return all(getattr(self, n) == getattr(other, n) for n in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return (f"SeatView(seat={self.seat}, events={self.num_events}, "
                 f"tiles_left={self.tiles_left}, over={self.over})")
+
+
+def _restore(fields: tuple[object, ...]) -> SeatView:
+    """The view whose fields are ``fields`` (in :data:`_FIELDS` order; see
+    :meth:`SeatView.__reduce__`). A copied or unpickled :data:`HIDDEN_KONG` is a new object, and
+    the fold finds the placeholders by identity: they become the one placeholder again."""
+    v = SeatView(0)
+    for name, value in zip(_FIELDS, fields, strict=True):
+        setattr(v, name, value)
+    v.melds = [[HIDDEN_KONG if m.first == HIDDEN else m for m in ms] for ms in v.melds]
+    return v
 
 
 def fold(events: Iterable[Event], seat: int, *, dealer: int = 0, prevalent_wind: int = 0,

@@ -60,7 +60,8 @@ def _checked_ids(rules: RuleConfig, tiles: Sequence[int | str]) -> list[int]:
 def _shuffled_ids(rules: RuleConfig, seed: int | None) -> list[int]:
     tiles = np.array(rules.tile_set(), dtype=np.int64)
     np.random.default_rng(seed).shuffle(tiles)
-    return [int(t) for t in tiles]
+    ids: list[int] = tiles.tolist()  # Python ints, ten times faster than int() on each
+    return ids
 
 
 class WallCounts:

@@ -11,11 +11,21 @@ non-flowers; leftover flowers sit in the middle of the wall, far from both ends.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from mjenv import actions as A
 from mjenv.engine import Game
 from mjenv.engine.rules import MCR, RuleConfig
 from mjenv.tiles import CODES, FLOWER_BASE, parse_tiles
+
+
+def game_fields(game: Game) -> dict[str, Any]:
+    """Every field of ``game`` by name: ``vars(game)``, or, where the engine is compiled with
+    mypyc (setup.py; a compiled object has no ``__dict__``), the fields its class declares."""
+    names = getattr(type(game), "__mypyc_attrs__", None)
+    if names is None:
+        return dict(vars(game))
+    return {name: getattr(game, name) for name in names}
 
 
 def tiles(text: str) -> list[int]:

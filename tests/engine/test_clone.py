@@ -18,6 +18,7 @@ import pytest
 from mjenv.engine import BOTZONE, MCR, Game, RuleConfig
 from mjenv.engine.game import CLAIM, CLONE_FIELDS, OVER, PLAY, REBUILT_FIELDS, ROB
 
+from .helpers import game_fields
 from .test_seat_view import to_added_kong
 
 PROFILES = {"mcr": MCR, "botzone": BOTZONE, "penalize": replace(MCR, false_win="penalize")}
@@ -27,7 +28,7 @@ def state(game: Game) -> dict[str, Any]:
     """Everything in ``game``, copied deep (FanResults and melds are immutable and compared
     as they are), and what it answers; not the scratch (the legal actions' cache, the events
     of the latest step)."""
-    out = {k: dict(v) if k == "_wins" else copy.deepcopy(v) for k, v in vars(game).items()
+    out = {k: dict(v) if k == "_wins" else copy.deepcopy(v) for k, v in game_fields(game).items()
            if k not in ("wall", "_play_legal", "_out", *REBUILT_FIELDS)}
     out["wall"] = (game.wall.tiles, game.wall.remaining_tiles(),
                    [game.wall.left(s) for s in range(4)])
@@ -69,8 +70,8 @@ def test_every_field_of_a_game_is_declared_for_clone() -> None:
     for rules in PROFILES.values():
         for g in games(rules, 30):
             phases.add(g.phase)
-            assert set(vars(g)) == declared, set(vars(g)) ^ declared
-            assert set(vars(g.clone())) == declared
+            assert set(game_fields(g)) == declared, set(game_fields(g)) ^ declared
+            assert set(game_fields(g.clone())) == declared
     assert phases == {PLAY, CLAIM, ROB, OVER}, phases
 
 

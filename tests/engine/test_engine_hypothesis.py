@@ -31,6 +31,7 @@ from mjenv import actions as A
 from mjenv.engine import BOTZONE, MCR, NUM_ACTIONS, Game, RuleConfig, check_invariants
 from mjenv.engine.record import record_of, to_json
 
+from .helpers import game_fields
 from .test_play_acceptance import is_real_win, steered
 
 RULES: dict[str, RuleConfig] = {
@@ -98,7 +99,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     buffer of the last step (scratch, not state) and the seats' facts (views of the lists
     above, and the waits, kept below). The FanResults of ``_wins`` are immutable (and cannot
     be deep-copied): that dict is copied one level deep."""
-    state = {k: dict(v) if k == "_wins" else copy.deepcopy(v) for k, v in vars(game).items()
+    state = {k: dict(v) if k == "_wins" else copy.deepcopy(v) for k, v in game_fields(game).items()
              if k not in ("wall", "_play_legal", "_out", "_facts", "_windows")}
     state["wall"] = (type(game.wall), game.wall.tiles, game.wall.remaining_tiles(),
                      game.wall.seed)
