@@ -32,7 +32,8 @@ from stable_baselines3.common.env_util import make_vec_env
 from mjenv.integrations.sb3 import SelfPlayCallback, agent_spec, make_selfplay_env
 
 FULL_STEPS = 300_000
-"""The documented budget: about 15 minutes on a 2-core machine (docs/integrations.md)."""
+"""The documented budget: 15–18 minutes on a 2-core machine (17.4 min measured with other jobs
+running; docs/integrations.md)."""
 SMOKE_STEPS = 4_096
 
 
