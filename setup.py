@@ -5,7 +5,9 @@ the Python sources stay the single source of truth. The fan calculator and the w
 detection were first, about twice as fast. The engine (its step and the legality rules), the
 seat views, the events and the default encoder followed (issue 15): a random-play decision of
 ``raw_env`` with its observation took 20 µs instead of 30 µs with only the calculator compiled,
-and 35 µs as plain Python (scripts/bench_env.py --pure). Set MJENV_PURE_PYTHON=1, or lack a C
+and 35 µs as plain Python (scripts/bench_env.py --pure). The batch's game slots and shards
+(mjenv.vector) are compiled too: their per-game loop runs once per decision. Set
+MJENV_PURE_PYTHON=1, or lack a C
 compiler, and the package installs as plain Python.
 
 ``--ignore-missing-imports``: mypyc type-checks every module the compiled ones import, numpy
@@ -32,6 +34,8 @@ COMPILED_MODULES = [
     "mjenv/engine/legal.py",
     "mjenv/engine/seat_view.py",
     "mjenv/encoders/default.py",
+    "mjenv/vector/slot.py",
+    "mjenv/vector/shard.py",
 ]
 
 ext_modules = []

@@ -12,6 +12,9 @@ What is counted (per second of wall time, ``time.perf_counter``):
   ``reset(seed=seed + h)``, timed.
 * **raw_env + features**: the same loop computing the ``shanten-v1`` planes of every decision
   from the observation (``augment``), as a policy with ``features="shanten-v1"`` does.
+* **peers** (where installed, as scripts/bench_env.py plays them, ``--peer-games`` games a
+  pass): RiichiEnv (Rust, the reference of the acceptance ratios), pymahjong (C++) and RLCard
+  (its steps are the unit).
 * **vector**: ``VectorMahjongEnv(N, num_workers=w, encoder=...)``: every step gives each game a
   random legal action (one vectorised draw over the batch's masks) and counts N decisions;
   finished hands auto-reset inside the step (timed). Building the batch, starting the workers,
@@ -19,14 +22,17 @@ What is counted (per second of wall time, ``time.perf_counter``):
   timed.
 
 Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios to
-``raw_env`` are taken round by round; the table gives medians and min–max over the rounds.
+``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over
+the rounds. Acceptance (issue 15), checked and printed at the end: one core, N = 1,024,
+``mjenv-v1`` at least 1.0x RiichiEnv; with the analysis planes at least 0.5x; with 2 workers at
+least 1.6x the one-core figure (the worker ratio is taken round by round too).
 Each pass plays about ``--decisions`` decisions (a fifth of that for the passes with the
 analysis planes, which are slower). Memory: the batch's arrays per game, and the Python heap
 per game (``tracemalloc``: the batch built, reset and warmed up, divided by N; numpy arrays
 included), at N = 1,024 in one process.
 
     python scripts/bench_vector.py [--decisions 30000] [--runs 3] [--warmup 30] [--seed 0]
-                                   [--quick] [--write-docs [PATH]]
+                                   [--peer-games 200] [--quick] [--write-docs [PATH]]
 
 ``--write-docs`` rewrites only this script's marked section of ``docs/benchmarks.md``
 (appended at the end when the markers are absent). Run it alone on the machine: worker passes
@@ -51,6 +57,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import bench_env
 import benchkit
 import numpy as np
 from benchkit import ROOT
@@ -67,6 +74,12 @@ END = "<!-- bench_vector.py: end -->"
 SHANTEN = "mjenv-v1+shanten"
 SIZES = (1, 64, 1024)
 WORKERS = (0, 2)
+PEER_LABELS = {"riichienv": "RiichiEnv (Rust), `encode()` 74×34 + `mask()`",
+               "pymahjong": "pymahjong (C++), `get_obs` 93×34 + n-hot mask",
+               "rlcard": "RLCard `mahjong`, 6×34×4 obs (steps)"}
+TARGET_VECTOR = 1.0  # N = 1,024, one core, mjenv-v1, over RiichiEnv
+TARGET_SHANTEN = 0.5  # the same with mjenv-v1+shanten
+TARGET_WORKERS = 1.6  # 2 workers over 0 at N = 1,024, mjenv-v1
 
 
 @dataclass(frozen=True)
@@ -145,8 +158,72 @@ def vector_loop(n: int, workers: int, encoder: str, warmup: int,
     return run
 
 
-def cases(warmup: int, quick: bool) -> list[Case]:
-    out = [Case("raw", "`raw_env`", "—", 0, "mjenv-v1", False, raw_loop("mjenv-v1", False)),
+def peer_loop(name: str, module: Any, games: int) -> Callable[[int, int], tuple[int, float]]:
+    """A peer's pass of ``games`` games (scripts/bench_env.py's loop for it)."""
+    play = {"riichienv": bench_env.play_riichienv, "pymahjong": bench_env.play_pymahjong,
+            "rlcard": bench_env.play_rlcard}[name]
+
+    def run(decisions: int, seed: int) -> tuple[int, float]:
+        done = play(module, games, seed)
+        return int(done["decisions"]), done["seconds"]
+
+    return run
+
+
+def riichienv_in_turn(riichienv: Any, n: int) -> Callable[[int, int], tuple[int, float]]:
+    """``n`` RiichiEnv tables stepped in turn, one step of each per sweep (as a batch of ``n``
+    games is stepped), each player asked doing what :func:`bench_env.play_riichienv` does; a
+    finished kyoku starts the next deal at once. Why: a batch visits every game once per
+    step, so with a thousand games each one's state has left the CPU caches by its next turn;
+    this pass shows what that costs a peer whose tables are played the same way."""
+
+    def run(decisions: int, seed: int) -> tuple[int, float]:
+        envs = [riichienv.RiichiEnv(skip_mjai_logging=True) for _ in range(n)]
+        observations = [env.reset(seed=seed * n + i) for i, env in enumerate(envs)]
+        deals = n
+        randrange = random.Random(seed).randrange
+        flatnonzero, frombuffer, f32, u8 = np.flatnonzero, np.frombuffer, np.float32, np.uint8
+        made = 0
+        gc.collect()
+        t0 = perf_counter()
+        while made < decisions:
+            for i, env in enumerate(envs):
+                actions = {}
+                for pid, o in observations[i].items():
+                    frombuffer(o.encode(), f32)
+                    legal = flatnonzero(frombuffer(o.mask(), u8))
+                    actions[pid] = o.find_action(int(legal[randrange(len(legal))]))
+                made += len(actions)
+                observations[i] = env.step(actions)
+                if env.done():
+                    observations[i] = env.reset(seed=seed * n + deals)
+                    deals += 1
+        return made, perf_counter() - t0
+
+    return run
+
+
+def peer_cases(peer_games: int, in_turn: int) -> list[Case]:
+    """The installed peers' passes (RiichiEnv first: the acceptance reference; then, with
+    ``in_turn``, RiichiEnv tables played in turn as a batch of that size)."""
+    out = []
+    for name, label in PEER_LABELS.items():
+        module = bench_env.load_peer(name)
+        if module is None:
+            print(f"  {name} is not installed: skipped (pip install -e '.[bench]')",
+                  file=sys.stderr)
+            continue
+        games = peer_games if name != "rlcard" else max(1, peer_games // 4)
+        out.append(Case(name, label, "—", 0, "—", False, peer_loop(name, module, games)))
+        if name == "riichienv" and in_turn > 1:
+            out.append(Case(f"riichienv.{in_turn}", f"RiichiEnv, {in_turn:,} tables in turn",
+                            in_turn, 0, "—", False, riichienv_in_turn(module, in_turn)))
+    return out
+
+
+def cases(warmup: int, quick: bool, peer_games: int = 0) -> list[Case]:
+    out = peer_cases(peer_games, SIZES[-1] if not quick else 64) if peer_games else []
+    out += [Case("raw", "`raw_env`", "—", 0, "mjenv-v1", False, raw_loop("mjenv-v1", False)),
            Case("raw.features", "`raw_env` + `augment` per decision", "—", 0, SHANTEN, True,
                 raw_loop("mjenv-v1", True)),
            Case("raw.shanten", "`raw_env`", "—", 0, SHANTEN, True, raw_loop(SHANTEN, False))]
@@ -228,19 +305,62 @@ def num(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
 
+def ratio_text(r: Sequence[float], base: Sequence[float]) -> str:
+    """The median and min–max of the round-by-round ratios r / base."""
+    ratios = [a / b for a, b in zip(r, base, strict=True)]
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+
+
+def median_ratio(rates: dict[str, list[float]], key: str, base: str) -> float | None:
+    if key not in rates or base not in rates:
+        return None
+    return statistics.median(a / b for a, b in zip(rates[key], rates[base], strict=True))
+
+
+def acceptance(rates: dict[str, list[float]]) -> list[str]:
+    """Issue 15's three batch checks and the like-for-like ratio, as lines (a figure missing
+    from the run is said so)."""
+    checks: list[tuple[str, str, str, float | None]] = [
+              ("one core, N = 1,024, `mjenv-v1` / RiichiEnv", "vec.mjenv-v1.1024.0",
+               "riichienv", TARGET_VECTOR),
+              (f"one core, N = 1,024, `{SHANTEN}` / RiichiEnv", f"vec.{SHANTEN}.1024.0",
+               "riichienv", TARGET_SHANTEN),
+              ("2 workers / one core, N = 1,024, `mjenv-v1`", "vec.mjenv-v1.1024.2",
+               "vec.mjenv-v1.1024.0", TARGET_WORKERS),
+              ("like for like (no target): one core, N = 1,024, `mjenv-v1` / 1,024 RiichiEnv "
+               "tables in turn", "vec.mjenv-v1.1024.0", "riichienv.1024", None)]
+    lines = []
+    for label, key, base, target in checks:
+        got = median_ratio(rates, key, base)
+        if got is None:
+            verdict = "not measured in this run"
+        elif target is None:
+            verdict = f"{got:.2f}"
+        else:
+            verdict = f"{got:.2f}, target {target:.1f}: {'met' if got >= target else 'NOT met'}"
+        lines.append(f"- {label}: {verdict}")
+    return lines
+
+
 def render(todo: list[Case], rates: dict[str, list[float]],
            memory: list[tuple[str, int, float]]) -> str:
+    peers = "riichienv" in rates
     lines = ["| System | N | Workers | Encoder | Decisions/s, median (min–max) | µs/decision "
-             "| Ratio to `raw_env` `mjenv-v1` (median, min–max) |",
-             "|---|---:|---:|---|---:|---:|---|"]
-    base = rates["raw"]
+             "| Ratio to `raw_env` `mjenv-v1` (median, min–max) |"
+             + (" Ratio to RiichiEnv |" if peers else ""),
+             "|---|---:|---:|---|---:|---:|---|" + ("---|" if peers else "")]
     for c in todo:
         r = rates[c.key]
         med = statistics.median(r)
-        ratios = [a / b for a, b in zip(r, base, strict=True)]
-        lines.append(f"| {c.label} | {c.n} | {c.workers} | `{c.encoder}` | {num(med)} "
-                     f"({num(min(r))}–{num(max(r))}) | {1e6 / med:.1f} | "
-                     f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |")
+        encoder = f"`{c.encoder}`" if c.encoder != "—" else "—"
+        line = (f"| {c.label} | {c.n} | {c.workers} | {encoder} | {num(med)} "
+                f"({num(min(r))}–{num(max(r))}) | {1e6 / med:.1f} | "
+                f"{ratio_text(r, rates['raw'])} |")
+        if peers:
+            line += f" {ratio_text(r, rates['riichienv'])} |"
+        lines.append(line)
+    lines += ["", "Acceptance (issue 15), medians of the round-by-round ratios:", "",
+              *acceptance(rates)]
     lines += ["", "Memory per game (Python heap by `tracemalloc`, numpy arrays included):", "",
               "| What | Batch arrays / game | Heap / game |", "|---|---:|---:|"]
     for label, arrays, heap in memory:
@@ -297,14 +417,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=3, help="interleaved rounds")
     p.add_argument("--warmup", type=int, default=30, help="untimed steps per batch")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--peer-games", type=int, default=200,
+                   help="games per pass of each installed peer (RLCard: a quarter; 0: none)")
     p.add_argument("--quick", action="store_true", help="N = 1 and 64 only (a smoke run)")
     p.add_argument("--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
                    help=f"write the section into PATH (default {DOCS.relative_to(ROOT)})")
     args = p.parse_args(argv)
-    if args.decisions < 10 or args.runs < 1 or args.warmup < 0:
-        p.error("--decisions >= 10, --runs >= 1, --warmup >= 0")
+    if args.decisions < 10 or args.runs < 1 or args.warmup < 0 or args.peer_games < 0:
+        p.error("--decisions >= 10, --runs >= 1, --warmup >= 0, --peer-games >= 0")
     argv_used = list(sys.argv[1:] if argv is None else argv)
-    todo = cases(args.warmup, args.quick)
+    todo = cases(args.warmup, args.quick, args.peer_games)
     load_before = os.getloadavg()[0]
     rates = run_rounds(todo, args.decisions, args.runs, args.seed)
     load = (load_before, os.getloadavg()[0])

@@ -65,6 +65,13 @@ class SeatEncoder(Encoder):
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.generic]:
         """A new array of ``shape`` and ``dtype`` with every value in [low, high]."""
 
+    def encode_into(self, view: SeatView, mask: npt.NDArray[np.int8],
+                    out: npt.NDArray[np.generic]) -> None:
+        """Write what :meth:`encode` gives into ``out`` (an array of ``shape``, e.g. a row of a
+        batch). Why: a batch of games keeps one preallocated array, and an encoder that can
+        write there directly saves a new array and a copy per decision; this default copies."""
+        out[...] = self.encode(view, mask)
+
 
 class OracleEncoder(Encoder):
     """Perfect information for oracle-guided training, read from the game (not a view)."""

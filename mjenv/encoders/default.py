@@ -10,7 +10,8 @@ is hidden until the end), and neither another seat's hand nor the wall appears.
 
 Every cell is an integer count times a fixed per-cell scale (1, 1/4, 1/8, 1/wall size, ...):
 ``encode`` joins the counts as bytes, plane by plane, and one numpy cast and multiply by the
-precomputed scale array make the float32 observation, a new array per call. Each seat's meld
+precomputed scale array make the float32 observation: a new array per call of ``encode``, or
+written into a given array by ``encode_into`` (a batch's row: no new array). Each seat's meld
 planes and river planes are memoized by content: the encoder keeps the last block made for each
 seat with a copy of what it was made from (the meld list; the river and its two count arrays)
 and reuses it only when the view at hand holds equal content, so any view (another seat's, a
@@ -210,24 +211,7 @@ class DefaultEncoder(SeatEncoder):
 
     def __init__(self, rules: RuleConfig = MCR) -> None:
         super().__init__(rules)
-        # every cell is an integer count times a fixed scale: the counts go to a bytearray,
-        # one numpy multiply by this array makes the float32 observation
-        scale = np.ones((NUM_CHANNELS, T), dtype=np.float32)
-        scale[UNSEEN] = 0.25
-        for r in range(4):
-            mb = MELDS + r * MELD_PLANES
-            scale[mb + M_CHOW] = 0.25
-            scale[mb + M_FROM:mb + M_FROM + 3] = 0.25
-            rb = RIVER + r * RIVER_PLANES
-            scale[rb + R_COUNT:rb + R_EARLY + 1] = 0.25
-        sc = scale[SCALARS]
-        sc[S_FLOWERS:S_FLOWERS + 4] = 1 / 8
-        sc[S_HIDDEN_KONGS:S_HIDDEN_KONGS + 4] = 1 / 4
-        sc[S_TILES_LEFT] = 1 / rules.num_tiles
-        sc[S_PART_LEFT:S_PART_LEFT + 4] = 4 / rules.num_tiles
-        sc[S_RIVER_LEN:S_RIVER_LEN + 4] = 1 / RIVER_LEN_SCALE
-        sc[S_MELD_COUNT:S_MELD_COUNT + 4] = 1 / 4
-        self._scale = scale
+        self._scale = _scale_array(rules.num_tiles)
         self._per_seat = rules.wall_layout == "per_seat"
         # the last meld block / river block made for each seat (melds: two slots, the seat's
         # own view and the others', which differ by its hidden concealed kongs), reused when
@@ -236,6 +220,18 @@ class DefaultEncoder(SeatEncoder):
         self._river_memo: list[_RiverMemo | None] = [None] * 4
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
+        out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, self._counts(view, mask)).astype(_F32)
+        _multiply(out, self._scale, out=out)
+        return out
+
+    def encode_into(self, view: SeatView, mask: npt.NDArray[np.int8],
+                    out: npt.NDArray[np.generic]) -> None:
+        # the counts times the scales, cast to float32 by the multiply itself (exact: the counts
+        # are small integers), straight into ``out``
+        _multiply(_ndarray(_SHAPE, _U8, self._counts(view, mask)), self._scale, out=out)
+
+    def _counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
+        """The observation's integer counts, row by row, as bytes (see the module docstring)."""
         me = view.seat
         hand = bytes(view.hand)
         drawn = view.drawn
@@ -301,9 +297,39 @@ class DefaultEncoder(SeatEncoder):
             else:
                 sc[S_KIND + D_AFTER_CLAIM] = 1
 
-        out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, b"".join(parts)).astype(_F32)
-        _multiply(out, self._scale, out=out)
-        return out
+        return b"".join(parts)
+
+
+_SCALES: Final[dict[int, npt.NDArray[np.float32]]] = {}
+"""The scale arrays by wall size, shared by every encoder (read-only): a batch of a thousand
+games has a thousand encoders, and one array each would crowd the cache that the multiply
+reads it through."""
+
+
+def _scale_array(num_tiles: int) -> npt.NDArray[np.float32]:
+    """Every cell is an integer count times a fixed scale: the counts go to bytes, one numpy
+    multiply by this array makes the float32 observation."""
+    found = _SCALES.get(num_tiles)
+    if found is not None:
+        return found
+    scale = np.ones((NUM_CHANNELS, T), dtype=np.float32)
+    scale[UNSEEN] = 0.25
+    for r in range(4):
+        mb = MELDS + r * MELD_PLANES
+        scale[mb + M_CHOW] = 0.25
+        scale[mb + M_FROM:mb + M_FROM + 3] = 0.25
+        rb = RIVER + r * RIVER_PLANES
+        scale[rb + R_COUNT:rb + R_EARLY + 1] = 0.25
+    sc = scale[SCALARS]
+    sc[S_FLOWERS:S_FLOWERS + 4] = 1 / 8
+    sc[S_HIDDEN_KONGS:S_HIDDEN_KONGS + 4] = 1 / 4
+    sc[S_TILES_LEFT] = 1 / num_tiles
+    sc[S_PART_LEFT:S_PART_LEFT + 4] = 4 / num_tiles
+    sc[S_RIVER_LEN:S_RIVER_LEN + 4] = 1 / RIVER_LEN_SCALE
+    sc[S_MELD_COUNT:S_MELD_COUNT + 4] = 1 / 4
+    scale.flags.writeable = False
+    _SCALES[num_tiles] = scale
+    return scale
 
 
 _ONE_HOT: Final = tuple(bytes(int(i == t) for i in range(T)) for t in range(T))

@@ -14,7 +14,7 @@ of which ``mjenv-v1`` already shows: no hidden information is added.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -98,8 +98,17 @@ class ShantenEncoder(SeatEncoder):
         self._planes = ShantenPlanes()
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
-        out = np.zeros((NUM_CHANNELS, T), dtype=np.float32)
-        out[:BASE_CHANNELS] = self._base.encode(view, mask)
-        flat = out.reshape(-1)[FIRST * T:]
-        self._planes.fill(flat, view.hand, len(view.melds[view.seat]), view.unseen, mask)
+        out = np.empty((NUM_CHANNELS, T), dtype=np.float32)
+        self.encode_into(view, mask, out)
         return out
+
+    def encode_into(self, view: SeatView, mask: npt.NDArray[np.int8],
+                    out: npt.NDArray[np.generic]) -> None:
+        if not out.flags.c_contiguous:  # the planes are filled through a flat view
+            out[...] = self.encode(view, mask)
+            return
+        self._base.encode_into(view, mask, out[:BASE_CHANNELS])
+        planes = cast("npt.NDArray[np.float32]", out[FIRST:])
+        planes.fill(0)
+        self._planes.fill(planes.reshape(-1), view.hand, len(view.melds[view.seat]),
+                          view.unseen, mask)

@@ -67,7 +67,7 @@ class RowWriter:
         mv[at:at + NUM_ACTIONS] = _ZERO_MASK
         for a in slot.legal(seat):
             mv[at + a] = 1
-        self.obs[i] = slot.encoder.encode(slot.view(seat), self.masks[i])
+        slot.encoder.encode_into(slot.view(seat), self.masks[i], self.obs[i])
         oracle = self.oracle
         if oracle is not None:
             assert slot.oracle is not None and slot.game is not None

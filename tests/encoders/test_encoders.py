@@ -83,6 +83,30 @@ def test_encode_returns_a_new_array_each_call() -> None:
     assert not np.shares_memory(o.encode(g, seat), o.encode(g, seat))
 
 
+@pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: r.profile)
+def test_encode_into_writes_what_encode_returns(rules: RuleConfig) -> None:
+    """Into a batch's row (contiguous) and into a strided view alike, at every decision of
+    random games, with the others' rows untouched; a fresh encoder gives the same too."""
+    names = list(ENCODERS)
+    encs = [make_encoder(n, rules) for n in names]
+    for seed in range(6):
+        for _g, _seat, v, mask in _walk(rules, seed):
+            for name, e in zip(names, encs, strict=True):
+                want = make_encoder(name, rules).encode(v, mask)
+                rows = np.full((3, *e.shape), 7.0, dtype=e.dtype)
+                e.encode_into(v, mask, rows[1])
+                assert np.array_equal(rows[1], want), (name, seed)
+                assert (rows[0] == 7).all() and (rows[2] == 7).all()
+                wide = np.full((*e.shape[:-1], 2 * e.shape[-1]), 7.0, dtype=e.dtype)
+                e.encode_into(v, mask, wide[..., ::2])
+                assert np.array_equal(wide[..., ::2], want) and (wide[..., 1::2] == 7).all()
+
+
+def test_the_default_encoders_share_one_read_only_scale_array() -> None:
+    a, b = D.DefaultEncoder(MCR), D.DefaultEncoder(MCR)
+    assert a._scale is b._scale and not a._scale.flags.writeable
+
+
 @pytest.mark.parametrize("name", [*ENCODERS, *ORACLE_ENCODERS])
 def test_channel_docs_cover_every_index_once(name: str) -> None:
     cls = ENCODERS.get(name) or ORACLE_ENCODERS[name]

@@ -1,12 +1,14 @@
-"""The engine, the seat views, the events and the default encoder play the same games from their
-plain Python sources as installed.
+"""The engine, the seat views, the events, the default encoder and the batch's games play the same
+games from their plain Python sources as installed.
 
 Installs compile these modules with mypyc when they can (setup.py); a machine without a
 compiler, or ``MJENV_PURE_PYTHON=1``, runs the same files as plain Python. This test copies the
 package's ``.py`` files (no compiled file) to a temporary folder and plays random hands through
 ``raw_env`` there and in the installed package, each in a fresh interpreter, and compares
 everything the hands showed: every seat's observation and mask at every step, the rewards, the
-events and the records. (Where the install is itself plain Python, both sides are.)
+events and the records; and batches of games (``mjenv.vector``, with each encoder, an illegal
+action now and then) give the same arrays and infos. (Where the install is itself plain
+Python, both sides are.)
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = ("mjenv.engine.events", "mjenv.engine.game", "mjenv.engine.legal",
-            "mjenv.engine.seat_view", "mjenv.encoders.default")
+            "mjenv.engine.seat_view", "mjenv.encoders.default", "mjenv.vector.slot",
+            "mjenv.vector.shard")
 
 SCRIPT = r"""
 import hashlib, importlib, json, random, sys
@@ -49,6 +52,21 @@ for rules, false_win in (("mcr", "mask"), ("botzone", "mask"), ("mcr", "penalize
             env.step(int(legal[pick(len(legal))]))
         digest.update(repr(env.game.events).encode() + to_json(record_of(env.game)).encode())
     out[f"{rules}-{false_win}"] = digest.hexdigest()
+from mjenv.vector import VectorMahjongEnv
+for encoder in ("mjenv-v1", "mjenv-v1+shanten"):
+    digest = hashlib.sha256()
+    batch_env = VectorMahjongEnv(6, encoder=encoder, illegal="penalize")
+    batch = batch_env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for step in range(150):
+        actions = (rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1)
+        if step % 50 == 49:
+            actions[0] = 234 - actions[0]  # now and then an illegal one: the penalty
+        batch = batch_env.step(actions)
+        digest.update(batch.observation.tobytes() + batch.action_mask.tobytes()
+                      + batch.reward.tobytes() + batch.terminated.tobytes()
+                      + repr(sorted(batch.infos.items())).encode())
+    out[f"vector-{encoder}"] = digest.hexdigest()
 print(json.dumps(out))
 """
 

@@ -24,7 +24,7 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
     outside = text.split(bench.BEGIN)[0] + text.split(bench.END)[1] if bench.BEGIN in text \
         else text
     args = ["--quick", "--decisions", "20", "--runs", "1", "--warmup", "1",
-            "--write-docs", str(report)]
+            "--peer-games", "0", "--write-docs", str(report)]
     for _ in range(2):  # the second write replaces the first
         assert bench.main(args) == 0
     out = capsys.readouterr().out
@@ -35,3 +35,15 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
     assert new.split(bench.BEGIN)[0] + new.split(bench.END)[1] in (outside,
                                                                    outside.rstrip("\n") + "\n\n")
     assert "python scripts/bench_vector.py --quick" in new
+
+
+def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) -> None:
+    rates = {"riichienv": [100.0, 100.0, 100.0],
+             "vec.mjenv-v1.1024.0": [90.0, 120.0, 110.0],  # ratios 0.9, 1.2, 1.1
+             "vec.mjenv-v1+shanten.1024.0": [40.0, 45.0, 60.0],
+             "vec.mjenv-v1.1024.2": [150.0, 240.0, 100.0]}  # over one core: 1.67, 2.0, 0.91
+    lines = bench.acceptance(rates)
+    assert lines[0].endswith("1.10, target 1.0: met")
+    assert lines[1].endswith("0.45, target 0.5: NOT met")
+    assert lines[2].endswith("1.67, target 1.6: met")
+    assert "not measured" in bench.acceptance({"riichienv": [1.0]})[0]
