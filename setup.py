@@ -7,8 +7,7 @@ seat views, the events and the default encoder followed (issue 15): a random-pla
 ``raw_env`` with its observation took 20 µs instead of 30 µs with only the calculator compiled,
 and 35 µs as plain Python (scripts/bench_env.py --pure). The batch's game slots and shards
 (mjenv.vector) are compiled too: their per-game loop runs once per decision. Set
-MJENV_PURE_PYTHON=1, or lack a C
-compiler, and the package installs as plain Python.
+MJENV_PURE_PYTHON=1, or lack a C compiler, and the package installs as plain Python.
 
 ``--ignore-missing-imports``: mypyc type-checks every module the compiled ones import, numpy
 and gymnasium included, and an isolated build (``pip wheel .``, or a fresh venv where numpy is
