@@ -43,13 +43,22 @@ import for groups of up to 5 tiles, otherwise the first time a group is met): fo
 number of blocks (sets + partial sets, 0..4) and with or without the pair, the best value
 ``2·sets + partial sets (+ 1 for the pair)`` that suit can give.
 Combining the four groups is a tiny max-plus product; a tile added to one suit changes one
-vector. Nothing caches whole results.
+vector. Nothing caches whole results, but the useful tiles one group brings given the product
+of the others are tabled too.
+
+Hands one tile apart (each discard of a 14-form hand, each tile tried as useful) share all
+groups but one: :func:`discard_outcomes` gives the shanten after every discard and the useful
+tiles after each best one from the hand's groups and special-shape counts, each adjusted for
+the tile taken, for about the price of one analysis; :func:`useful_counts` is the 13-form
+hand's (shanten, useful tiles). The hand-analysis planes (mjenv.encoders.shanten_planes) rest
+on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mjenv.decompose import HONORS, KNITTED_PATTERNS, ORPHANS
 from mjenv.inputs import KIND_OF, melds_of, tile_kinds
@@ -253,21 +262,30 @@ def seen_counts_of(seen: object = None, seen_counts: object = None,
 # this group (+1). Vectors are numbered as they appear; the product of two groups' vectors is
 # remembered by their numbers.
 
-_NEG = -64
+_NEG: Final = -64
 """An impossible value (no pair in the group): far below any reachable sum."""
-_ZERO: tuple[int, ...] = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
+_ZERO: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, _NEG, _NEG, _NEG, _NEG, _NEG)
 """The vector of an empty group (the identity of the product), number 0."""
 
-_VECS: list[tuple[int, ...]] = []
-_VEC_IDS: dict[tuple[int, ...], int] = {}
-_SHIFT1: list[tuple[int, ...]] = []
-_SHIFT2: list[tuple[int, ...]] = []
-_PAIRED: list[tuple[int, ...]] = []
+# Final: the tables are filled and emptied, never rebound (mypyc reads them as C globals)
+_VECS: Final[list[tuple[int, ...]]] = []
+_VEC_IDS: Final[dict[tuple[int, ...], int]] = {}
+_SHIFT1: Final[list[tuple[int, ...]]] = []
+_SHIFT2: Final[list[tuple[int, ...]]] = []
+_PAIRED: Final[list[tuple[int, ...]]] = []
 """For each vector number: the vector with one more partial set (+1, one more block), with
 one more set (+2, one more block), and with the pair taken here (+1, same blocks)."""
-_SUIT_IDS: dict[tuple[int, ...], int] = {}
-_HONOR_IDS: dict[tuple[int, ...], int] = {}
-_PRODUCTS: dict[int, int] = {}
+_SUIT_IDS: Final[dict[tuple[int, ...], int]] = {}
+_HONOR_IDS: Final[dict[tuple[int, ...], int]] = {}
+_PRODUCTS: Final[dict[int, int]] = {}
+_SUIT_CODES: Final[dict[int, int]] = {}
+_HONOR_CODES: Final[dict[int, int]] = {}
+"""The vector numbers of suits and honour groups by code (see :func:`_code_id`)."""
+_GAINS: Final[dict[int, int]] = {}
+"""A group's useful kinds given the product of the other groups (see :func:`_gains`)."""
+_GAINS_LIMIT: Final = 1 << 17
+"""Entries of :data:`_GAINS` before it is emptied (about 12 MB; random play met 78,000 in
+40,000 decisions, and 1.5 misses a decision once warm)."""
 
 
 def _shifted(vec: tuple[int, ...], value: int) -> tuple[int, ...]:
@@ -297,6 +315,9 @@ def clear_tables() -> None:
     _SUIT_IDS.clear()
     _HONOR_IDS.clear()
     _PRODUCTS.clear()
+    _SUIT_CODES.clear()
+    _GAINS.clear()
+    _HONOR_CODES.clear()
     _vec_id(_ZERO)  # number 0
     _SUIT_IDS[(0,) * 9] = 0
     _HONOR_IDS[(0,) * 7] = 0
@@ -322,9 +343,10 @@ def _small_keys(length: int, most: int) -> list[tuple[int, ...]]:
 
 
 def table_sizes() -> dict[str, int]:
-    """How many suits, honour groups, distinct vectors and products are tabled so far."""
+    """How many suits, honour groups, distinct vectors, products and group gains (useful
+    tiles by group) are tabled so far."""
     return {"suits": len(_SUIT_IDS), "honors": len(_HONOR_IDS), "vectors": len(_VECS),
-            "products": len(_PRODUCTS)}
+            "products": len(_PRODUCTS), "gains": len(_GAINS)}
 
 
 def _group_id(key: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], int]) -> int:
@@ -447,6 +469,148 @@ def _top(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> int:
     return v
 
 
+# ---------------------------------------------------------------- a hand's groups
+#
+# Hands one tile apart (a tile added to test its usefulness, each discard of a 14-form hand)
+# differ in one group: a hand's groups are looked up once, with the product of the three
+# others for each group (:class:`_Groups`), and a hand one tile away then costs one group
+# look-up, at most one product and one top. To take or add a tile without building a key, a
+# group is also named by an integer *code*, 3 bits per count (a count reaches 5 when a fifth
+# copy is tried as useful). The useful tiles a group brings, given the product of the others,
+# are tabled too (:func:`_gains`), as a *kind mask* (kind t at bit t; :func:`_kinds` lists
+# one), so that a hand's useful tiles are four look-ups and the union of shapes an ``|``.
+
+_GROUP_OF: Final[tuple[int, ...]] = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+"""A kind's group: 0, 1, 2 the suits, 3 the honours."""
+_UNIT: Final[tuple[int, ...]] = tuple(1 << 3 * (t - 9 * _GROUP_OF[t]) for t in range(NUM_KINDS))
+"""One copy of a kind in its group's code."""
+_OTHER_TWO: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(x for x in range(4) if x not in (g, h)) for g in range(4) for h in range(4))
+"""Entry 4·g + h (g ≠ h): the two groups other than g and h."""
+_MASK_KINDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(9 * g + r for r in range(9) if m >> r & 1) for g in range(4) for m in range(512))
+"""Entry 512·g + m: the kinds of group ``g`` in the 9-bit chunk ``m`` of a kind mask."""
+
+
+def _kinds(mask: int) -> tuple[int, ...]:
+    """The kinds of a kind mask, ascending."""
+    return (_MASK_KINDS[mask & 511] + _MASK_KINDS[512 + (mask >> 9 & 511)]
+            + _MASK_KINDS[1024 + (mask >> 18 & 511)] + _MASK_KINDS[1536 + (mask >> 27)])
+
+
+def _code_id(g: int, code: int) -> int:
+    """The vector number of group ``g`` given by its code."""
+    if g < 3:
+        found = _SUIT_CODES.get(code)
+        if found is None:
+            found = _suit_id(tuple([(code >> 3 * r) & 7 for r in range(9)]))
+            _SUIT_CODES[code] = found
+        return found
+    found = _HONOR_CODES.get(code)
+    if found is None:
+        found = _honor_id(tuple([(code >> 3 * r) & 7 for r in range(7)]))
+        _HONOR_CODES[code] = found
+    return found
+
+
+def _codes(counts: list[int]) -> list[int]:
+    """The codes of the four groups of 34 counts."""
+    codes = [0, 0, 0, 0]
+    for t in range(NUM_KINDS):
+        c = counts[t]
+        if c:
+            codes[_GROUP_OF[t]] += c * _UNIT[t]
+    return codes
+
+
+def _gains(g: int, code: int, rest: int, cap: int) -> int:
+    """The kinds (a kind mask) whose addition to group ``g`` (by code) raises the best value
+    of its product with vector ``rest`` (the other groups'): that group's share of a hand's
+    useful tiles.
+
+    Only kinds that can join a block are tried: held, or suited within two ranks of a held
+    kind (a lone tile forms nothing). Tabled: the hands of a game share most groups.
+    """
+    key = ((rest << 27 | code) << 2 | g) << 3 | cap
+    found = _GAINS.get(key)
+    if found is None:
+        other = _VECS[rest]
+        now = _top(_VECS[_code_id(g, code)], other, cap)
+        n = 9 if g < 3 else 7
+        held = 0  # bit r + 2: rank r held
+        for r in range(n):
+            if (code >> 3 * r) & 7:
+                held |= 4 << r
+        found = 0
+        for r in range(n):
+            near = held >> r & 31 if g < 3 else held >> r & 4  # ranks r - 2 .. r + 2, or r
+            if near and _top(_VECS[_code_id(g, code + (1 << 3 * r))], other, cap) > now:
+                found |= 1 << 9 * g + r
+        if len(_GAINS) >= _GAINS_LIMIT:
+            _GAINS.clear()
+        _GAINS[key] = found
+    return found
+
+
+class _Groups:
+    """One hand's regular shape by group: the codes and vector numbers of its four groups
+    (``codes``: :func:`_codes`), for each group the product of the three others (``rests``),
+    and the hand's best value ``top`` (2·sets + partial sets + pair, ``cap`` blocks at most).
+    """
+
+    __slots__ = ("_others", "cap", "codes", "ids", "rests", "top")
+
+    def __init__(self, codes: list[int], cap: int) -> None:
+        ids = [_code_id(0, codes[0]), _code_id(1, codes[1]), _code_id(2, codes[2]),
+               _code_id(3, codes[3])]
+        wt = _product(ids[0], ids[1], cap)
+        bh = _product(ids[2], ids[3], cap)
+        self.cap = cap
+        self.codes = codes
+        self.ids = ids
+        self.rests = [_product(ids[1], bh, cap), _product(ids[0], bh, cap),
+                      _product(wt, ids[3], cap), _product(wt, ids[2], cap)]
+        self.top = _top(_VECS[wt], _VECS[bh], cap)
+        self._others: dict[int, int] = {}
+
+    def without(self, t: int) -> int:
+        """The vector number of kind ``t``'s group less one copy of it."""
+        g = _GROUP_OF[t]
+        return _code_id(g, self.codes[g] - _UNIT[t])
+
+    def top_without(self, t: int, down: int) -> int:
+        """The hand's best value less one copy of ``t`` (``down``: :meth:`without`)."""
+        return _top(_VECS[down], _VECS[self.rests[_GROUP_OF[t]]], self.cap)
+
+    def useful(self) -> int:
+        """The kinds (a kind mask) whose addition raises the best value."""
+        codes = self.codes
+        rests = self.rests
+        cap = self.cap
+        return (_gains(0, codes[0], rests[0], cap) | _gains(1, codes[1], rests[1], cap)
+                | _gains(2, codes[2], rests[2], cap) | _gains(3, codes[3], rests[3], cap))
+
+    def useful_without(self, t: int, down: int) -> int:
+        """:meth:`useful` of the hand less one copy of ``t`` (``down``: :meth:`without`);
+        the other groups' share is kept for the next kind taken from the same group with the
+        same vector left."""
+        cap = self.cap
+        g = _GROUP_OF[t]
+        mask = _gains(g, self.codes[g] - _UNIT[t], self.rests[g], cap)
+        key = down << 2 | g
+        others = self._others.get(key)
+        if others is None:
+            others = 0
+            ids = self.ids
+            for h in range(4):
+                if h != g:
+                    two = _OTHER_TWO[4 * g + h]
+                    rest = _product(down, _product(ids[two[0]], ids[two[1]], cap), cap)
+                    others |= _gains(h, self.codes[h], rest, cap)
+            self._others[key] = others
+        return mask | others
+
+
 # ---------------------------------------------------------------- regular
 
 def regular_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
@@ -476,44 +640,12 @@ def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
     """(shanten, kinds whose addition lowers it) of standing tiles in the 13-form.
 
     Adding a tile changes one group: each group's candidates are scored against the product
-    of the three others. A kind neither held nor within two ranks of a held tile of its suit
-    cannot take part in a block, so it is not tried (nor are honours not held).
+    of the three others (:meth:`_Groups.useful`). A kind neither held nor within two ranks of
+    a held tile of its suit cannot take part in a block, so it is not tried (nor are honours
+    not held).
     """
-    cap = 4 - n_melds
-    base = 8 - 2 * n_melds
-    w = _suit_id(tuple(counts[0:9]))
-    t = _suit_id(tuple(counts[9:18]))
-    b = _suit_id(tuple(counts[18:27]))
-    h = _honor_id(tuple(counts[27:34]))
-    wt = _product(w, t, cap)
-    bh = _product(b, h, cap)
-    shanten = base - _top(_VECS[wt], _VECS[bh], cap)
-    rests = (_product(t, bh, cap), _product(w, bh, cap), _product(wt, h, cap),
-             _product(wt, b, cap))
-    useful: list[int] = []
-    for g in range(3):
-        start = 9 * g
-        rest = _VECS[rests[g]]
-        key = counts[start:start + 9]
-        for r in range(9):
-            if not (key[r] or (r >= 1 and key[r - 1]) or (r >= 2 and key[r - 2])
-                    or (r <= 7 and key[r + 1]) or (r <= 6 and key[r + 2])):
-                continue
-            key[r] += 1
-            value = _top(_VECS[_suit_id(tuple(key))], rest, cap)
-            key[r] -= 1
-            if base - value < shanten:
-                useful.append(start + r)
-    rest = _VECS[rests[3]]
-    key = counts[EAST:NUM_KINDS]
-    for r in range(7):
-        if key[r]:
-            key[r] += 1
-            value = _top(_VECS[_honor_id(tuple(key))], rest, cap)
-            key[r] -= 1
-            if base - value < shanten:
-                useful.append(EAST + r)
-    return shanten, useful
+    groups = _Groups(_codes(counts), 4 - n_melds)
+    return 8 - 2 * n_melds - groups.top, list(_kinds(groups.useful()))
 
 
 # ---------------------------------------------------------------- special shapes
@@ -702,6 +834,286 @@ def shape_values(counts: list[int], n_melds: int, with_useful: bool
     if n_melds <= 1:
         out.append((KNITTED_STRAIGHT, knitted_straight_shanten_counts(counts, n_melds), []))
     return out
+
+
+# ---------------------------------------------------------------- hands one tile apart
+#
+# A discard decision asks for the shanten after each discard and the useful tiles after each
+# best one: dozens of hands, each one or two tiles away from the hand held (the hand-analysis
+# planes, mjenv.encoders.shanten_planes). The regular shape goes through the hand's groups
+# (above), the special shapes through the hand's counts of pairs, orphans, honours and pattern
+# kinds, each adjusted for the tile taken; useful tiles are kind masks until listed.
+
+_PAIRS: Final[tuple[int, ...]] = (0, 0, 1, 1, 2, 2)
+"""Seven-pairs pairs made by a kind's count (four of a kind are two pairs, as a fifth copy)."""
+_NO_SHAPE: Final = 99
+"""The shanten of a shape the melds rule out: above any other."""
+_IS_ORPHAN: Final[tuple[bool, ...]] = tuple(t in ORPHANS for t in range(NUM_KINDS))
+_PATTERNS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(p for p in range(6) if t in KNITTED_PATTERNS[p]) for t in range(NUM_KINDS))
+"""The knitted patterns (numbers) a kind belongs to."""
+
+
+def _kind_mask(kinds: Iterable[int]) -> int:
+    """A kind mask (kind t at bit t) of kinds."""
+    mask = 0
+    for t in kinds:
+        mask |= 1 << t
+    return mask
+
+
+_ORPHAN_KINDS: Final = _kind_mask(ORPHANS)
+_HONOR_KINDS: Final = _kind_mask(HONORS)
+_PATTERN_KINDS: Final[tuple[int, ...]] = tuple(_kind_mask(p) for p in KNITTED_PATTERNS)
+
+
+class _Concealed:
+    """Seven pairs, thirteen orphans and honours-and-knitted of a concealed 14-form hand, one
+    discard at a time: the hand's pairs, orphans, honours and pattern kinds held are counted
+    once, and each discard adjusts them for the tile taken (:func:`shanten_counts`' formulas,
+    the useful tiles of :func:`analyze_counts`)."""
+
+    __slots__ = ("honor_kinds", "kinds", "most", "odd", "orphan_kinds", "orphan_pairs",
+                 "pairs", "pattern_held", "ties")
+
+    def __init__(self, counts: list[int], kinds: int, pattern_held: list[int]) -> None:
+        odd = pairs = orphan_kinds = orphan_pairs = honor_kinds = 0
+        for t in range(NUM_KINDS):
+            c = counts[t]
+            if c:
+                pairs += _PAIRS[c]
+                if c & 1:
+                    odd |= 1 << t
+                if _IS_ORPHAN[t]:
+                    orphan_kinds += 1
+                    if c >= 2:
+                        orphan_pairs += 1
+                if t >= EAST:
+                    honor_kinds += 1
+        self.kinds = kinds
+        self.odd = odd
+        self.pairs = pairs
+        self.orphan_kinds = orphan_kinds
+        self.orphan_pairs = orphan_pairs
+        self.honor_kinds = honor_kinds
+        self.pattern_held = pattern_held
+        self.most = max(pattern_held)
+        self.ties = pattern_held.count(self.most)
+
+    def shanten(self, t: int, c: int) -> tuple[int, int, int]:
+        """(seven pairs, thirteen orphans, honours and knitted) shanten after discarding
+        ``t``, held ``c`` times."""
+        seven = 6 - self.pairs + _PAIRS[c] - _PAIRS[c - 1]
+        orphans, orphan_pairs = self.orphan_kinds, self.orphan_pairs
+        if _IS_ORPHAN[t]:
+            if c == 1:
+                orphans -= 1
+            elif c == 2:
+                orphan_pairs -= 1
+        pattern, honors = self.most, self.honor_kinds
+        if c == 1:
+            if t >= EAST:
+                honors -= 1
+            else:  # the best pattern loses t when every pattern at the best holds it
+                at_most = 0
+                for p in _PATTERNS_OF[t]:
+                    if self.pattern_held[p] == pattern:
+                        at_most += 1
+                if at_most == self.ties:
+                    pattern -= 1
+        return (seven, 13 - orphans - (1 if orphan_pairs else 0), 13 - pattern - honors)
+
+    def useful(self, t: int, c: int, best: int, seven: int, orphans: int, honors: int) -> int:
+        """The useful tiles (a kind mask) after discarding ``t`` (held ``c`` times) of those
+        shapes whose shanten (``seven``, ``orphans``, ``honors``) is the ``best``."""
+        kinds = self.kinds ^ (1 << t) if c == 1 else self.kinds
+        mask = 0
+        if seven == best:  # a pair more: the kinds held an odd number of times
+            mask |= self.odd ^ (1 << t)
+        if orphans == best:  # the orphans missing, or with no pair any orphan
+            paired = self.orphan_pairs - (1 if _IS_ORPHAN[t] and c == 2 else 0)
+            mask |= _ORPHAN_KINDS & ~kinds if paired else _ORPHAN_KINDS
+        if honors == best:  # the honours and the best patterns' kinds missing
+            held = [n - (1 if c == 1 and p in _PATTERNS_OF[t] else 0)
+                    for p, n in enumerate(self.pattern_held)]
+            top = max(held)
+            for p in range(6):
+                if held[p] == top:
+                    mask |= _PATTERN_KINDS[p] & ~kinds
+            mask |= _HONOR_KINDS & ~kinds
+        return mask
+
+
+class _Knitted:
+    """The knitted straight of a 14-form hand (at most one meld), one discard at a time.
+
+    Per pattern: the kinds of it held, and (once a discard needs it) the rest of the hand
+    (:func:`_knitted_rest`) by group. Discarding ``t`` misses one more pattern kind when ``t``
+    is a pattern kind held once (the rest is unchanged), and otherwise takes ``t`` from the
+    rest: one group look-up. A pattern is only looked at when it can reach the bound asked:
+    the rest's shanten is -1 at best, and no discard lowers it (``floors``).
+    """
+
+    __slots__ = ("_rests", "codes", "floors", "held", "kinds", "n_melds")
+
+    def __init__(self, codes: list[int], kinds: int, pattern_held: list[int],
+                 n_melds: int) -> None:
+        self.codes = codes
+        self.kinds = kinds
+        self.held = pattern_held
+        self.n_melds = n_melds
+        self._rests: list[_Groups | None] = [None] * 6
+        self.floors = [0] * 6  # per pattern whose rest is built: no discard leaves less
+
+    def rest(self, p: int) -> _Groups:
+        found = self._rests[p]
+        if found is None:
+            codes = self.codes[:]
+            for u in KNITTED_PATTERNS[p]:
+                if self.kinds >> u & 1:
+                    codes[_GROUP_OF[u]] -= _UNIT[u]
+            found = _Groups(codes, 1 - self.n_melds)
+            self._rests[p] = found
+            self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - found.top
+        return found
+
+    def _value(self, p: int, t: int, single: bool) -> int:
+        """Pattern ``p``'s shanten after discarding ``t`` (held once when ``single``)."""
+        rest = self.rest(p)
+        base = 2 - 2 * self.n_melds  # the rest's 8 - 2·sets, the pattern counting as three
+        if single and p in _PATTERNS_OF[t]:
+            return 10 - self.held[p] + base - rest.top
+        return 9 - self.held[p] + base - rest.top_without(t, rest.without(t))
+
+    def after(self, t: int, single: bool, bound: int) -> int:
+        """The knitted straight's shanten after discarding ``t`` if it is ``bound`` or less,
+        else :data:`_NO_SHAPE`."""
+        best = _NO_SHAPE
+        for p in range(6):
+            if 8 - self.held[p] <= bound:
+                self.rest(p)
+                if self.floors[p] <= bound:
+                    value = self._value(p, t, single)
+                    if value < best:
+                        best = value
+        return best if best <= bound else _NO_SHAPE
+
+    def useful_after(self, t: int, single: bool, best: int) -> int:
+        """The knitted straight's useful tiles (a kind mask) after discarding ``t``, its
+        shanten being ``best``: over the patterns reaching it, the pattern kinds missing and
+        the kinds lowering the rest's shanten (:func:`_knitted_straight_useful`)."""
+        kinds = self.kinds ^ (1 << t) if single else self.kinds
+        mask = 0
+        for p in range(6):
+            if 8 - self.held[p] > best or self._value(p, t, single) != best:
+                continue
+            mask |= _PATTERN_KINDS[p] & ~kinds
+            rest = self.rest(p)
+            if single and p in _PATTERNS_OF[t]:
+                mask |= rest.useful()
+            else:
+                mask |= rest.useful_without(t, rest.without(t))
+        return mask
+
+
+def useful_counts(counts: list[int], n_melds: int) -> tuple[int, tuple[int, ...]]:
+    """``(analyze_counts(counts, n_melds).shanten, ... .useful)`` (nothing useful in the
+    14-form), faster: only the shapes at the best shanten are searched for useful tiles, the
+    regular one group by group. No input checks."""
+    if sum(counts) % 3 != 1:
+        result = analyze_counts(counts, n_melds)
+        return result.shanten, result.useful
+    groups = _Groups(_codes(counts), 4 - n_melds)
+    base = 8 - 2 * n_melds
+    regular = best = base - groups.top
+    specials: list[int] = []
+    if n_melds <= 1:
+        held, paired = _held_masks(counts)
+        seven = orphans = honors = _NO_SHAPE
+        if n_melds == 0:
+            seven = seven_pairs_shanten_counts(counts)
+            orphans = _thirteen_orphans(held, paired)
+            honors = _honors_knitted(held)
+            best = min(regular, seven, orphans, honors)
+        if _knitted_straight(counts, n_melds, held, best + 1) <= best:
+            best, specials = _knitted_straight_useful(counts, n_melds)
+        if seven == best:
+            specials += _seven_pairs_useful(counts)
+        if orphans == best:
+            specials += _thirteen_orphans_useful(counts)
+        if honors == best:
+            specials += _honors_knitted_useful(counts)
+    mask = groups.useful() if regular == best else 0
+    return best, _kinds(mask | _kind_mask(specials))
+
+
+def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
+                     ) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...]]]]:
+    """What each discard of a 14-form hand (14 − 3·melds standing tiles as 34 counts) leaves:
+    ``(after, useful)``, ``after`` listing each kind held with the shanten of the hand left
+    (:func:`shanten_counts`), kinds ascending, and ``useful`` (only ``with_useful``), for
+    each discard keeping the best of those shanten, the useful kinds of the hand left
+    (:func:`useful_counts`). No input checks.
+
+    The discards share the hand's work, each adjusting it for the tile taken: its groups (the
+    regular shape, :class:`_Groups`), its counts of pairs, orphans, honours and pattern kinds
+    (:class:`_Concealed`) and the knitted straight's rests (:class:`_Knitted`).
+    """
+    codes = _codes(counts)
+    groups = _Groups(codes, 4 - n_melds)
+    base = 8 - 2 * n_melds
+    concealed: _Concealed | None = None
+    knitted: _Knitted | None = None
+    if n_melds <= 1:
+        kinds = 0
+        pattern_held = [0, 0, 0, 0, 0, 0]
+        for t in range(NUM_KINDS):
+            if counts[t]:
+                kinds |= 1 << t
+                for p in _PATTERNS_OF[t]:
+                    pattern_held[p] += 1
+        knitted = _Knitted(codes, kinds, pattern_held, n_melds)
+        if n_melds == 0:
+            concealed = _Concealed(counts, kinds, pattern_held)
+    after: list[tuple[int, int]] = []
+    shapes: list[tuple[int, int, int, int, int, int, int, int, int]] = []
+    low = _NO_SHAPE
+    for t in range(NUM_KINDS):
+        c = counts[t]
+        if not c:
+            continue
+        down = groups.without(t)
+        regular = s = base - groups.top_without(t, down)
+        seven = orphans = honors = knit = _NO_SHAPE
+        if concealed is not None:  # (explicit minima: mypyc compiles them to plain compares)
+            seven, orphans, honors = concealed.shanten(t, c)
+            if seven < s:
+                s = seven
+            if orphans < s:
+                s = orphans
+            if honors < s:
+                s = honors
+        if knitted is not None:
+            knit = knitted.after(t, c == 1, s)
+            if knit < s:
+                s = knit
+        if s < low:
+            low = s
+        after.append((t, s))
+        shapes.append((t, c, s, down, regular, seven, orphans, honors, knit))
+    useful: list[tuple[int, tuple[int, ...]]] = []
+    if not with_useful:
+        return after, useful
+    for t, c, s, down, regular, seven, orphans, honors, knit in shapes:
+        if s != low:
+            continue
+        mask = groups.useful_without(t, down) if regular == low else 0
+        if concealed is not None:
+            mask |= concealed.useful(t, c, low, seven, orphans, honors)
+        if knitted is not None and knit == low:
+            mask |= knitted.useful_after(t, c == 1, low)
+        useful.append((t, _kinds(mask)))
+    return after, useful
 
 
 # ---------------------------------------------------------------- public API

@@ -1,7 +1,8 @@
 """``mjenv-v1+shanten``: ``mjenv-v1`` plus the ``shanten-v1`` planes, identical to what
 ``mjenv_agents.features.augment`` computes from the ``mjenv-v1`` observation, on every decision
-of random games in every profile; and the fast useful-tile analysis it rests on equals
-``mjenv.shanten.analyze_counts``."""
+of random games in every profile. (The analyses it rests on, ``mjenv.shanten.discard_outcomes``
+and ``useful_counts``, are compared with the one-hand-at-a-time path in
+tests/test_shanten_discards.py.)"""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ import pytest
 import mjenv
 from mjenv.encoders import ENCODERS, ShantenEncoder, describe_channels, make_encoder
 from mjenv.encoders.shanten_planes import ShantenPlanes
-from mjenv.encoders.shanten_useful import shanten_and_useful
 from mjenv.engine import MCR
-from mjenv.shanten import analyze_counts
 from mjenv_agents.features import FEATURE_PLANES, augment
 
 
@@ -94,34 +93,6 @@ def test_the_memo_never_changes_a_result() -> None:
         assert np.array_equal(a, b)
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.randrange(len(legal))]))
-
-
-def _hand(rng: random.Random, n_melds: int) -> list[int]:
-    """A random standing hand of 13 - 3 * melds tiles: uniform, pair-heavy, or drawn from the
-    terminals, honours and a knitted pattern (the special shapes' tiles)."""
-    size = 13 - 3 * n_melds
-    counts = [0] * 34
-    style = rng.randrange(3)
-    special = [0, 8, 9, 17, 18, 26, *range(27, 34), 0, 3, 6, 10, 13, 16, 20, 23, 26]
-    while sum(counts) < size:
-        t = rng.choice(special) if style == 2 and rng.random() < 0.8 else rng.randrange(34)
-        add = min(2 if style == 1 and rng.random() < 0.6 else 1, size - sum(counts),
-                  4 - counts[t])
-        counts[t] += add
-    return counts
-
-
-def test_fast_useful_tiles_equal_analyze_counts() -> None:
-    rng = random.Random(11)
-    for _ in range(4000):
-        n_melds = rng.choice([0, 0, 0, 1, 1, 2, 3, 4])
-        hand = _hand(rng, n_melds)
-        kept = list(hand)
-        want = analyze_counts(list(hand), n_melds)
-        assert shanten_and_useful(hand, n_melds) == (want.shanten, want.useful), (kept, n_melds)
-        assert hand == kept
-    fourteen = [2, 2, 2, 0, 0, 0, 0, 0, 0] + [1] * 8 + [0] * 17  # not 13-form: passed through
-    assert shanten_and_useful(fourteen, 0)[1] == analyze_counts(fourteen, 0).useful == ()
 
 
 def test_mask_length_is_checked() -> None:
