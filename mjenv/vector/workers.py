@@ -147,9 +147,10 @@ class WorkerPool:
         try:
             status, out = conn.recv()
         except (EOFError, OSError):
+            process = self._processes[j]
+            process.join(timeout=1)  # reaped, so that its exit code is known
             self.close()
-            raise WorkerError(f"worker {j} died (exit code "
-                              f"{self._processes[j].exitcode})") from None
+            raise WorkerError(f"worker {j} died (exit code {process.exitcode})") from None
         if status != "ok":
             self.close()
             raise WorkerError(f"worker {j} failed:\n{out}")

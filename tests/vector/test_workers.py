@@ -68,6 +68,16 @@ def test_a_failing_worker_is_an_error() -> None:
         LearnerVectorEnv(2, "no.such.module:Agent", num_workers=1)
 
 
+def test_a_worker_that_dies_is_an_error_with_its_exit_code() -> None:
+    env = VectorMahjongEnv(4, num_workers=2)
+    actions = choose(env.reset(seed=0).action_mask, 0)
+    os.kill(env.worker_pids[1], signal.SIGKILL)
+    with pytest.raises(WorkerError, match=r"worker 1 died \(exit code -9\)"):
+        env.step(actions)
+    with pytest.raises(WorkerError, match="closed"):
+        env.reset(seed=0)
+
+
 PARENT = textwrap.dedent("""\
     import sys, time
     sys.path.insert(0, sys.argv[1])
