@@ -7,6 +7,7 @@ that catch the usual slip (a new package folder not added to the explicit list) 
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -122,3 +123,34 @@ def test_a_checkpoint_saved_under_the_old_name_loads(tmp_path: Path) -> None:
     assert extra == {"step": 3, "teacher": "rule"} and net.config.channels == 8
     agent = PolicyAgent(str(path))
     agent.reset(0, seed=1)
+
+
+def _setup_list(name: str) -> list[str]:
+    """A list literal assigned to ``name`` in setup.py (read, not run: importing setup.py
+    would run setuptools)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == name):
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, list)
+            return [str(v) for v in value]
+    raise AssertionError(f"setup.py has no {name}")
+
+
+def test_the_build_type_check_passes_without_numpy_and_gymnasium(tmp_path: Path) -> None:
+    """An isolated build type-checks the compiled modules before numpy and gymnasium are
+    installed; if that check fails, setup.py installs plain Python without a word (CI's fresh
+    venv once did). Here mypy checks them as the build does, against a bare interpreter."""
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True,
+                   timeout=120)
+    python = bare / "bin" / "python"
+    assert subprocess.run([str(python), "-c", "import numpy"], capture_output=True,
+                          check=False).returncode != 0
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--python-executable", str(python),
+         "--cache-dir", str(tmp_path / "cache"), *_setup_list("BUILD_FLAGS"),
+         *_setup_list("COMPILED_MODULES")],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
