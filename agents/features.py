@@ -1,26 +1,19 @@
 """Hand-analysis planes a policy network can add to its observation (``PolicyConfig.features``).
 
 A network that sees only tiles must learn shanten (how far a hand is from ready) from data, and
-2 CPU cores never give it enough. ``shanten-v1`` computes, from the seat's own ``mjenv-v1``
-observation and action mask only (no hidden information), what the baselines compute with
-:mod:`mjenv.shanten`, as 15 extra planes over the 34 tile kinds:
+2 CPU cores never give it enough. ``shanten-v1`` adds the 15 planes over the 34 tile kinds that
+the environment's ``mjenv-v1+shanten`` encoder writes (their layout is documented once, in
+:mod:`mjenv.encoders.shanten_planes`): for every discard, the shanten it leaves and the unseen
+useful tiles after it; for every legal pung and chow, whether it lowers the shanten; the hand's
+shanten level. They are computed from the seat's own ``mjenv-v1`` observation and action mask
+only (no hidden information), by the same compiled code as the encoder
+(:class:`~mjenv.encoders.shanten_planes.ShantenPlanes`), so the two are identical by
+construction; tests compare both with an independent slow reference.
 
-==========  ===================================================================================
-plane       content
-==========  ===================================================================================
-0           discard decisions: discarding this tile keeps the best shanten
-1, 2        ... raises it by one / by two or more
-3           ... unseen useful tiles after discarding it / 40 (tiles of plane 0 only)
-4-8         the hand's shanten (after the best discard at a discard decision), one-hot over
-            -1 (complete), 0 (ready), 1, 2, 3 or more, broadcast over all tiles
-9           at a claim decision: unseen useful tiles of the hand now / 40, broadcast
-10, 11      a legal pung of this tile lowers / keeps the shanten (after the best discard)
-12, 13      a legal chow whose lowest tile is this one lowers / keeps it
-14          at a claim decision: the tiles that would lower the hand's shanten
-==========  ===================================================================================
-
-"Unseen" is the observation's own unseen count (plane 8). Roughly 0.3-1 ms a decision in pure
-Python (``mjenv.shanten`` is compiled); :func:`augment` does a batch.
+:func:`augment` does a batch (about 30 µs a decision compiled). Where the environment can
+produce the planes itself, ask it (:func:`feature_encoder`): PPO's rollouts do, and
+:meth:`PolicyNet.prepare <mjenv_agents.policy.PolicyNet.prepare>` passes such observations
+through unchanged.
 """
 
 from __future__ import annotations
@@ -28,20 +21,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from mjenv.actions import CHOW_BASE, DISCARD_BASE, PUNG_BASE
 from mjenv.encoders.default import HAND, NUM_CHANNELS, S_MELD_COUNT, SCALARS, UNSEEN
-from mjenv.shanten import analyze_counts, shanten_counts
+from mjenv.encoders.shanten_planes import ShantenPlanes
 from mjenv.tiles import NUM_KINDS
 
 FEATURE_PLANES = {"none": 0, "shanten-v1": 15}
 """Feature sets by name -> the number of planes they add."""
 
-_DISCARD_BEST, _DISCARD_PLUS1, _DISCARD_PLUS2, _DISCARD_UKEIRE = 0, 1, 2, 3
-_LEVEL = 4  # 5 planes: shanten -1, 0, 1, 2, >= 3
-_UKEIRE_NOW = 9
-_PUNG_BETTER, _PUNG_SAME, _CHOW_BETTER, _CHOW_SAME = 10, 11, 12, 13
-_USEFUL_NOW = 14
-_UKEIRE_SCALE = 40.0
+FEATURE_ENCODERS = {"none": "mjenv-v1", "shanten-v1": "mjenv-v1+shanten"}
+"""Feature sets by name -> the env encoder (mjenv.encoders) whose observation already holds
+them after the ``mjenv-v1`` planes."""
+
+_PLANES = ShantenPlanes()
+"""One analyser for the process: its memo only saves work (results never depend on it)."""
 
 
 def feature_planes(name: str) -> int:
@@ -49,6 +41,13 @@ def feature_planes(name: str) -> int:
     if name not in FEATURE_PLANES:
         raise ValueError(f"unknown feature set {name!r}; known: {sorted(FEATURE_PLANES)}")
     return FEATURE_PLANES[name]
+
+
+def feature_encoder(name: str) -> str:
+    """The env encoder whose observation is ``augment(name, ...)`` of ``mjenv-v1``'s
+    (:data:`FEATURE_ENCODERS`); ValueError for an unknown feature set."""
+    feature_planes(name)
+    return FEATURE_ENCODERS[name]
 
 
 def augment(name: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
@@ -67,73 +66,13 @@ def augment(name: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]
     return out
 
 
-def _level(planes: npt.NDArray[np.float32], shanten: int) -> None:
-    planes[_LEVEL + min(max(shanten, -1), 3) + 1, :] = 1.0
-
-
-def _best_after_claim(counts: list[int], n_melds: int, taken: tuple[int, int]) -> int:
-    """Shanten after melding ``taken`` (two tiles of the hand) and the best discard."""
-    counts[taken[0]] -= 1
-    counts[taken[1]] -= 1
-    best = 99
-    for t in range(NUM_KINDS):
-        if counts[t]:
-            counts[t] -= 1
-            s = shanten_counts(counts, n_melds + 1)
-            counts[t] += 1
-            if s < best:
-                best = s
-    counts[taken[0]] += 1
-    counts[taken[1]] += 1
-    return best
-
-
 def shanten_planes(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                    planes: npt.NDArray[np.float32]) -> None:
-    """Fill ``planes`` (15, 34), zeroed, for one decision (see the module docstring)."""
+    """Fill ``planes`` (15, 34), zeroed and contiguous, for one decision from its ``mjenv-v1``
+    observation: the standing tiles, the meld count and the unseen counts it shows."""
     hand = np.rint(obs[HAND:HAND + 4].sum(axis=0)).astype(int).tolist()
     unseen = np.rint(obs[UNSEEN] * 4).astype(int).tolist()
     n_melds = int(round(float(obs[SCALARS, S_MELD_COUNT]) * 4))
-    if not any(hand):
-        return
-    if mask[DISCARD_BASE:DISCARD_BASE + NUM_KINDS].any():  # 14 tiles: which discard
-        after = {}
-        for t in range(NUM_KINDS):
-            if hand[t]:
-                hand[t] -= 1
-                after[t] = shanten_counts(hand, n_melds)
-                hand[t] += 1
-        best = min(after.values())
-        for t, s in after.items():
-            gap = s - best
-            planes[_DISCARD_BEST if gap == 0 else _DISCARD_PLUS1 if gap == 1
-                   else _DISCARD_PLUS2, t] = 1.0
-            if gap == 0:
-                hand[t] -= 1
-                useful = analyze_counts(hand, n_melds).useful
-                hand[t] += 1
-                planes[_DISCARD_UKEIRE, t] = min(1.0, sum(unseen[u] for u in useful)
-                                                 / _UKEIRE_SCALE)
-        _level(planes, best)
-        return
-    # a claim (or robbing) decision: 13 tiles and somebody else's tile
-    now = analyze_counts(hand, n_melds)
-    _level(planes, now.shanten)
-    planes[_UKEIRE_NOW, :] = min(1.0, sum(unseen[u] for u in now.useful) / _UKEIRE_SCALE)
-    for u in now.useful:
-        planes[_USEFUL_NOW, u] = 1.0
-    for a in np.flatnonzero(mask[PUNG_BASE:PUNG_BASE + NUM_KINDS]):
-        t = int(a)
-        s = _best_after_claim(hand, n_melds, (t, t))
-        if s <= now.shanten:
-            planes[_PUNG_BETTER if s < now.shanten else _PUNG_SAME, t] = 1.0
-    for a in np.flatnonzero(mask[CHOW_BASE:PUNG_BASE]):
-        suit, rest = divmod(int(a), 21)
-        middle, claimed = divmod(rest, 3)  # middle rank - 2, claimed rank - middle + 1
-        low = suit * 9 + middle  # tile id of the chow's lowest tile
-        chow = (low, low + 1, low + 2)
-        claimed_tile = low + claimed
-        taken = tuple(t for t in chow if t != claimed_tile)
-        s = _best_after_claim(hand, n_melds, (taken[0], taken[1]))
-        if s <= now.shanten:
-            planes[_CHOW_BETTER if s < now.shanten else _CHOW_SAME, low] = 1.0
+    if not planes.flags.c_contiguous:
+        raise ValueError("shanten_planes writes into a contiguous (15, 34) array")
+    _PLANES.fill(planes.reshape(-1), hand, n_melds, unseen, np.asarray(mask))

@@ -160,7 +160,13 @@ class PolicyNet(nn.Module):
                 ) -> npt.NDArray[np.float32]:
         """The network's input for observations (B, 86, 34) and masks (B, 235): the
         observations with the config's feature planes appended
-        (:func:`mjenv_agents.features.augment`; unchanged for ``features="none"``)."""
+        (:func:`mjenv_agents.features.augment`; unchanged for ``features="none"``).
+        Observations that hold them already, (B, 86 + F, 34) from the env's
+        :func:`~mjenv_agents.features.feature_encoder` (``mjenv-v1+shanten`` for
+        ``shanten-v1``), are returned as they are: the same input, computed by the env."""
+        planes = self.config.input_planes
+        if obs.ndim == 3 and obs.shape[1] == planes and planes != self.config.obs_shape[0]:
+            return obs
         return augment(self.config.features, obs, mask)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -315,7 +321,8 @@ class PolicyAgent:
 
     def act_batch(self, observations: npt.ArrayLike, action_masks: npt.ArrayLike) -> list[int]:
         """One action per row of ``observations`` (B, 86, 34) and ``action_masks`` (B, 235),
-        in one forward pass."""
+        in one forward pass (observations of the network's feature encoder, (B, 86 + F, 34),
+        are read as they are: :meth:`PolicyNet.prepare`)."""
         obs_np = np.asarray(observations, dtype=np.float32)
         if not obs_np.flags.writeable:  # torch.from_numpy warns on read-only arrays
             obs_np = obs_np.copy()

@@ -126,6 +126,9 @@ for _i, (_n, _w, _cs) in enumerate(_CHOW_PLANS):
         _CHOW_REQ[_i, _x:_x + 3] += 1
         _BY_CHOW.setdefault(_x, []).append(_i)
 
+_CHOW_ITEMS: list[tuple[tuple[int, int], ...]] = []
+"""Per chow plan: the (tile, copies) its three chows take (see :func:`_chow_items`)."""
+
 _KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
 _KNITTED_TILES = tuple(
     frozenset(9 * p[0] + r for r in _KNITTED[0]) | frozenset(9 * p[1] + r for r in _KNITTED[1])
@@ -415,12 +418,17 @@ class RuleBasedAgent:
         if s0 is None:
             return 0.0
         total = 0.0
+        unseen = f.unseen
         for t in range(T):
-            u = f.unseen[t]
+            u = unseen[t]
             if u <= 0 or c[t] >= 4:
                 continue
-            if not (c[t] or any(c[x] for x in _NEAR[t]) or t >= EAST):
-                continue
+            if not c[t] and t < EAST:  # a suited tile not held: useful only next to one
+                for x in _NEAR[t]:
+                    if c[x]:
+                        break
+                else:
+                    continue
             c[t] += 1
             s = fn(c)
             c[t] -= 1
@@ -474,7 +482,10 @@ class RuleBasedAgent:
             cands.update(_BY_CHOW.get(x, ()))
         for i in sorted(cands):
             name, w, chows = _CHOW_PLANS[i]
-            fn = _chow_plan(chows, own_chows, n, counts)
+            if own_chows:
+                fn = _chow_plan(chows, own_chows, n, counts)
+            else:  # all three chows to make (n <= 1, missing <= 3): _chow_plan's function
+                fn = _chow_fn(_CHOW_ITEMS[i], n + 3)
             if fn is not None:
                 out.append((name, w, fn))
         return out
@@ -565,15 +576,25 @@ def _chow_plan(chows: tuple[int, int, int], own_chows: list[int], n: int,
     others = n - filled
     if others > 1:
         return None
+    items = _chow_items(need)
+    missing = sum(max(0, k - counts[t]) for t, k in items)
+    if missing > 3:
+        return None
+    return _chow_fn(items, others + 3)
+
+
+def _chow_items(need: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """(tile, copies) the chows starting at ``need`` take, in first-seen order."""
     req: dict[int, int] = {}
     for x in need:
         for t in (x, x + 1, x + 2):
             req[t] = req.get(t, 0) + 1
-    missing = sum(max(0, k - counts[t]) for t, k in req.items())
-    if missing > 3:
-        return None
-    items = tuple(req.items())
-    rest_melds = others + 3
+    return tuple(req.items())
+
+
+def _chow_fn(items: tuple[tuple[int, int], ...], rest_melds: int) -> PlanFn:
+    """The shanten of a chow plan: the tiles ``items`` still to take (the missing ones
+    counted), the rest as ``rest_melds`` melds' worth of regular shape."""
 
     def fn(c: list[int]) -> int | None:
         r = c[:]
@@ -587,3 +608,6 @@ def _chow_plan(chows: tuple[int, int, int], own_chows: list[int], n: int,
                 r[t] = 0
         return miss + regular_shanten_counts(r, rest_melds)
     return fn
+
+
+_CHOW_ITEMS.extend(_chow_items(chows) for _, _, chows in _CHOW_PLANS)

@@ -10,15 +10,16 @@ Run::
 Settings are the fields of :class:`Args` (TOML ``key = value`` pairs and ``key=value``
 overrides, as in :mod:`mjenv_agents.train.bc`).
 
-**Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once, in this
-process, or in each of ``rollout_workers`` workers (each with its own random streams and a copy
-of the learner's weights sent before every collection; their batches are joined in worker
-order, so runs stay reproducible). ``backend`` says where the workers run: ``processes`` on this
-machine, or ``ray``, Ray actors on a local Ray or the cluster at ``ray_address``
-(:mod:`mjenv_agents.train.ray_rollouts`: the weights go through Ray's object store, one
-``ray.put`` per update); the same seeds give the same run on both. The workers live as long as
-the run and restart their streams at each checkpoint update. Each hand gets a seating: one
-opponent kind is drawn from ``opponents`` with ``opponent_weights``, and
+**Rollouts.** ``games`` hands of ``mjenv.raw_env(rules=rules)`` are in play at once (each on a table
+of the vector API, :class:`mjenv.vector.slot.GameSlot`: the same hands from the same seeds, without
+PettingZoo's bookkeeping), in this process, or in each of ``rollout_workers`` workers (each with its
+own random streams and a copy of the learner's weights sent before every collection; their batches
+are joined in worker order, so runs stay reproducible). ``backend`` says where the workers run:
+``processes`` on this machine, or ``ray``, Ray actors on a local Ray or the cluster at
+``ray_address`` (:mod:`mjenv_agents.train.ray_rollouts`: the weights go through Ray's object store,
+one ``ray.put`` per update); the same seeds give the same run on both. The workers live as long as
+the run and restart their streams at each checkpoint update. Each hand gets a seating: one opponent
+kind is drawn from ``opponents`` with ``opponent_weights``, and
 
 * ``"self"``: the learner plays all four seats (every decision is training data);
 * ``"pool"``: the learner plays one random seat, a snapshot drawn uniformly from the pool (the
@@ -88,7 +89,7 @@ import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -96,8 +97,12 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
+from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.procs import die_with_parent, ignore_interrupts, sigterm_raises
+from mjenv.vector.options import EnvOptions
+from mjenv.vector.slot import GameSlot
 
+from ..features import feature_encoder
 from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
 from . import common
 from .common import latest_checkpoint, require
@@ -274,9 +279,11 @@ class Batch:
 
 @dataclass
 class _Hand:
-    """A hand in play: its env, who plays each seat, and the learner seats' trajectories."""
+    """A hand in play: its table, who plays each seat, and the learner seats' trajectories."""
 
-    env: Any
+    slot: GameSlot
+    """the table (``mjenv.vector.slot.GameSlot``: ``raw_env``'s game without PettingZoo's
+    bookkeeping, the same hand from the same seed), reused by the next hand of its slot"""
     players: list[Any]
     """per seat: SELF (the learner), a PolicyNet (a pool snapshot) or an Agent"""
     steps: dict[int, list[tuple[np.ndarray, np.ndarray, int, float, float]]] = field(
@@ -285,12 +292,16 @@ class _Hand:
 
 
 class Rollout:
-    """Plays hands for the learner and yields training data (see the module docstring)."""
+    """Plays hands for the learner and yields training data (see the module docstring).
+
+    Each of the ``games`` slots keeps one table (:class:`mjenv.vector.slot.GameSlot`, the game
+    of ``raw_env(rules=rules)``: ``start(seed)`` deals what ``raw_env.reset(seed=seed)`` deals)
+    and its encoders: the agents' seats read ``mjenv-v1``, a network's seats the encoder of its
+    feature set (``mjenv-v1+shanten`` for ``shanten-v1``: the env computes the analysis planes,
+    with its memo, instead of :func:`~mjenv_agents.features.augment`; the same input)."""
 
     def __init__(self, args: Args, net: PolicyNet, pool: list[PolicyNet], start: int,
                  stream: int = 0) -> None:
-        import mjenv
-
         self.args = args
         self.net = net
         self.pool = pool
@@ -299,7 +310,11 @@ class Rollout:
         self.weights = np.asarray(args.opponent_weights, dtype=float)
         self.weights /= self.weights.sum()
         self.agents: dict[tuple[str, int, int], Any] = {}
-        self.make_env: Callable[[], Any] = lambda: mjenv.raw_env(rules=args.rules)
+        self.options = EnvOptions(rules=args.rules)
+        self.tables: list[GameSlot] = []
+        """per slot: its GameSlot (made on first use, kept across hands and restarts)"""
+        self.encoders: list[dict[str, SeatEncoder]] = []
+        """per slot: feature set -> the encoder of the networks with it"""
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
         self.restart(start)
@@ -326,6 +341,24 @@ class Rollout:
             agent = self.agents[key] = make_agent(spec)
         return agent
 
+    def _table(self, slot: int) -> GameSlot:
+        """The GameSlot of ``slot`` (encoders memoize by content: a result never depends on
+        what they hold, so tables outlive hands and restarts)."""
+        while len(self.tables) <= slot:
+            self.tables.append(GameSlot(self.options))
+            self.encoders.append({})
+        return self.tables[slot]
+
+    def _encoder(self, slot: int, net: PolicyNet) -> SeatEncoder:
+        """The encoder of ``net``'s observations at ``slot``: its feature set's
+        (:func:`~mjenv_agents.features.feature_encoder`), one per slot and feature set."""
+        features = net.config.features
+        encoder = self.encoders[slot].get(features)
+        if encoder is None:
+            encoder = self.encoders[slot][features] = make_encoder(
+                feature_encoder(features), self.options.rule_config)
+        return encoder
+
     def _new_hand(self, slot: int) -> _Hand:
         kinds = self.args.opponents
         kind = kinds[int(self.rng.choice(len(kinds), p=self.weights))]
@@ -344,9 +377,9 @@ class Rollout:
                 agent = self._opponent(kind, slot, seat)
                 agent.reset(seat, int(self.rng.integers(2**63)))
                 players.append(agent)
-        env = self.make_env()
-        env.reset(seed=hand_seed)
-        return _Hand(env, players, {s: [] for s in range(4) if players[s] is SELF})
+        table = self._table(slot)
+        table.start(hand_seed)  # the hand raw_env(rules=rules).reset(seed=hand_seed) deals
+        return _Hand(table, players, {s: [] for s in range(4) if players[s] is SELF})
 
     def collect(self) -> Batch:
         """Play until ``decisions_per_update`` learner decisions of finished hands are in."""
@@ -355,10 +388,10 @@ class Rollout:
         count = 0
         while count < self.args.decisions_per_update:
             for i, hand, _, action in self._tick():
-                hand.env.step(action)
+                end = hand.slot.step(action)
                 self.stepped += 1
-                if hand.env.game.is_over:
-                    result = hand.env.game.result
+                if end is not None:
+                    result = end.result
                     for s, steps in hand.steps.items():
                         if steps:
                             finished.append(steps)
@@ -373,29 +406,29 @@ class Rollout:
     def _tick(self) -> list[tuple[int, _Hand, int, int]]:
         """One decision of every hand in play: (hand index, hand, seat, action) each, the
         networks' decisions batched."""
-        from mjenv.mahjong_env import SEAT_OF
-
-        asks: dict[int, list[tuple[int, int, dict[str, np.ndarray]]]] = {}  # net id -> asks
+        asks: dict[int, list[tuple[int, int, np.ndarray, np.ndarray]]] = {}  # net id -> asks
         nets: dict[int, PolicyNet] = {}
         chosen: list[tuple[int, _Hand, int, int]] = []
         for i, hand in enumerate(self.hands):
-            agent = hand.env.agent_selection
-            seat = SEAT_OF[agent]
-            obs = hand.env.observe(agent)
+            table = hand.slot
+            seat = table.seat
             player = hand.players[seat]
             if player is SELF or isinstance(player, PolicyNet):
                 net: PolicyNet = player if isinstance(player, PolicyNet) else self.net
                 nets[id(net)] = net
-                asks.setdefault(id(net), []).append((i, seat, obs))
+                mask = table.mask(seat)
+                obs = self._encoder(i, net).encode(table.view(seat), mask)
+                asks.setdefault(id(net), []).append((i, seat, obs, mask))
             else:
-                chosen.append((i, hand, seat, int(player.act(obs["observation"],
-                                                             obs["action_mask"]))))
+                o = table.observe(seat)
+                chosen.append((i, hand, seat, int(player.act(o["observation"],
+                                                             o["action_mask"]))))
         for key, items in asks.items():
             net = nets[key]
-            mask_np = np.stack([o["action_mask"] for _, _, o in items]) != 0
-            obs_np = net.prepare(np.stack([o["observation"] for _, _, o in items]), mask_np)
+            mask_np = np.stack([m for _, _, _, m in items]) != 0
+            obs_np = net.prepare(np.stack([o for _, _, o, _ in items]), mask_np)
             actions, logprobs, values = self._sample(net, obs_np, mask_np)
-            for j, (i, seat, _) in enumerate(items):
+            for j, (i, seat, _, _) in enumerate(items):
                 hand = self.hands[i]
                 if net is self.net:
                     hand.steps[seat].append((obs_np[j], mask_np[j], actions[j], logprobs[j],
@@ -408,8 +441,9 @@ class Rollout:
     def _sample(self, net: PolicyNet, obs_np: np.ndarray, mask_np: np.ndarray,
                 ) -> tuple[list[int], list[float], list[float]]:
         device = next(net.parameters()).device
-        logits, value = net(torch.from_numpy(obs_np).to(device),
-                            torch.from_numpy(mask_np).to(device))
+        with _inference_conv(len(obs_np), device):
+            logits, value = net(torch.from_numpy(obs_np).to(device),
+                                torch.from_numpy(mask_np).to(device))
         logp = torch.log_softmax(logits.float(), dim=1).cpu()
         action = torch.multinomial(logp.exp(), 1, generator=self.generator).squeeze(1)
         taken = logp.gather(1, action[:, None]).squeeze(1)
@@ -450,6 +484,29 @@ class Rollout:
 
     def close(self) -> None:
         pass
+
+
+NATIVE_CONV_ROWS = (2, 8)
+"""Batch sizes (least, most) at which the rollout's CPU inference runs torch's native
+convolution instead of oneDNN's: a pool snapshot's batch is a few rows, where oneDNN's
+convolution costs 60-90 µs a call in set-up and the native one about half of it (measured on
+the development machine, torch 2.13, one thread; from about 14 rows on oneDNN is faster, and
+at one row it has a fast path of its own). The same function in another summation order:
+logits agree to about 1e-7."""
+
+
+@contextlib.contextmanager
+def _inference_conv(rows: int, device: torch.device) -> Iterator[None]:
+    """The convolution for a CPU inference batch of ``rows`` (:data:`NATIVE_CONV_ROWS`)."""
+    low, high = NATIVE_CONV_ROWS
+    if device.type != "cpu" or not low <= rows <= high or not torch.backends.mkldnn.enabled:
+        yield
+        return
+    torch.backends.mkldnn.enabled = False  # type: ignore[assignment]  # a ContextProp
+    try:
+        yield
+    finally:
+        torch.backends.mkldnn.enabled = True  # type: ignore[assignment]
 
 
 def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:

@@ -61,3 +61,33 @@ def test_policy_net_with_features() -> None:
     assert logits.shape == (len(d), 235) and value.shape == (len(d),)
     with pytest.raises(ValueError, match="obs must have shape"):
         net(torch.from_numpy(d.obs), torch.from_numpy(d.mask))  # features not added
+
+
+def test_prepare_reads_the_env_planes_as_they_are() -> None:
+    """An observation of the env's ``mjenv-v1+shanten`` encoder already holds the planes:
+    ``prepare`` returns it unchanged, and it is what ``augment`` makes of ``mjenv-v1``'s."""
+    import mjenv
+    from mjenv_agents.features import feature_encoder
+
+    assert feature_encoder("none") == "mjenv-v1"
+    assert feature_encoder("shanten-v1") == "mjenv-v1+shanten"
+    with pytest.raises(ValueError, match="unknown feature set"):
+        feature_encoder("bogus")
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1"))
+    plain, full = mjenv.raw_env(), mjenv.raw_env(encoder="mjenv-v1+shanten")
+    plain.reset(seed=3)
+    full.reset(seed=3)
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    rng = np.random.default_rng(0)
+    while not plain.game.is_over and len(rows) < 60:
+        agent = plain.agent_selection
+        a, b = plain.observe(agent), full.observe(agent)
+        rows.append((a["observation"], b["observation"], a["action_mask"] != 0))
+        action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+        plain.step(action)
+        full.step(action)
+    base = np.stack([r[0] for r in rows])
+    env_obs = np.stack([r[1] for r in rows])
+    mask = np.stack([r[2] for r in rows])
+    assert net.prepare(env_obs, mask) is env_obs
+    assert np.array_equal(net.prepare(base, mask), env_obs)

@@ -122,6 +122,72 @@ def test_rollout_records_legal_actions_and_gae() -> None:
     assert np.allclose(got, want, atol=1e-6)
 
 
+def test_rollout_takes_the_planes_from_the_env() -> None:
+    """With ``features = "shanten-v1"`` the rollout reads the env's ``mjenv-v1+shanten``
+    observations: the planes ``augment`` computes from the ``mjenv-v1`` part, for the
+    learner's decisions against every kind of opponent."""
+    from mjenv_agents.features import augment
+
+    args = _args(Path("unused"), games=4, decisions_per_update=48,
+                 opponents=("self", "pool", "greedy", "rule"),
+                 opponent_weights=(0.25, 0.25, 0.25, 0.25))
+    torch.manual_seed(0)
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1"))
+    snapshot = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1"))
+    net.eval()
+    snapshot.eval()
+    batch = ppo.Rollout(args, net, [snapshot], 0).collect()
+    obs, mask = batch.obs.numpy(), batch.mask.numpy()
+    assert obs.shape[1:] == (86 + 15, 34) and len(batch) >= 48
+    assert np.array_equal(augment("shanten-v1", np.ascontiguousarray(obs[:, :86]), mask), obs)
+
+
+def test_rollout_plays_what_the_raw_env_loop_played() -> None:
+    """The rollout on the vector API's tables, with the env's planes, plays the hands the
+    previous implementation (one ``raw_env`` per hand, ``augment`` per decision) played from
+    the same seeds: these are its numbers. The networks are all zero (uniform over the legal
+    actions), so the run depends on the engine, the agents and the random streams only."""
+    import hashlib
+
+    args = _args(Path("unused"), games=6, decisions_per_update=96,
+                 opponents=("self", "pool", "greedy", "rule"),
+                 opponent_weights=(0.3, 0.2, 0.25, 0.25))
+
+    def uniform() -> PolicyNet:
+        net = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1"))
+        with torch.no_grad():
+            for p in net.parameters():
+                p.zero_()
+        return net.eval()
+
+    rollout = ppo.Rollout(args, uniform(), [uniform()], 0)
+    batch = rollout.collect()
+    assert (len(batch), rollout.stepped) == (120, 642)
+    assert hashlib.sha256(batch.action.numpy().tobytes()).hexdigest()[:16] == "9a3b9da9a425d6fd"
+    assert hashlib.sha256(batch.obs.numpy().tobytes()).hexdigest()[:16] == "95d1e76475019f70"
+    assert float(batch.logprob.sum()) == pytest.approx(-249.78, abs=1e-2)
+
+
+def test_small_inference_batches_use_the_native_convolution() -> None:
+    """Batches of 2 to 8 rows run torch's native convolution (oneDNN's set-up dominates
+    there): the same logits to float precision, and oneDNN is back on afterwards."""
+    torch.manual_seed(0)
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1"))
+    net.eval()
+    obs = torch.rand(3, 86 + 15, 34)
+    mask = torch.ones(3, 235, dtype=torch.bool)
+    assert torch.backends.mkldnn.enabled
+    with torch.inference_mode():
+        expected, _ = net(obs, mask)
+        with ppo._inference_conv(3, torch.device("cpu")):
+            assert not torch.backends.mkldnn.enabled
+            got, _ = net(obs, mask)
+        with ppo._inference_conv(1, torch.device("cpu")):  # one row: oneDNN's own fast path
+            assert torch.backends.mkldnn.enabled
+    assert torch.backends.mkldnn.enabled
+    assert torch.allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
 def test_masked_entropy_ignores_illegal_actions() -> None:
     net = PolicyNet(PolicyConfig(channels=8, blocks=1))
     mask = torch.zeros(2, 235, dtype=torch.bool)

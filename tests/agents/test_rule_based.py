@@ -242,3 +242,23 @@ def test_decisions_are_fast() -> None:
             env.step(int(action))
     assert count > 0
     assert total / count < 0.02  # generous for slow CI machines; ~1-2 ms typical
+
+
+def test_precomputed_chow_plans_match_the_general_ones() -> None:
+    """Without own chows, _plan_fns takes each chow plan's shanten function from the
+    precomputed table: the same function _chow_plan builds, on random hands."""
+    from mjenv_agents import rule_based as rb
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        counts = [0] * NUM_KINDS
+        for t in rng.choice(136, size=int(rng.choice([13, 14])), replace=False):
+            counts[int(t) // 4] += 1
+        n = int(rng.integers(2))
+        for i, (_, _, chows) in enumerate(rb._CHOW_PLANS):
+            general = rb._chow_plan(chows, [], n, counts)
+            if general is None:
+                continue
+            fast = rb._chow_fn(rb._CHOW_ITEMS[i], n + 3)
+            for probe in (counts, [max(0, c - 1) for c in counts]):
+                assert fast(list(probe)) == general(list(probe))

@@ -1,5 +1,6 @@
-"""``mjenv-v1+shanten``: ``mjenv-v1`` plus the ``shanten-v1`` planes, identical to what
-``mjenv_agents.features.augment`` computes from the ``mjenv-v1`` observation, on every decision
+"""``mjenv-v1+shanten``: ``mjenv-v1`` plus the ``shanten-v1`` planes, identical to the slow
+reference (tests/encoders/shanten_reference.py: each discard analysed on its own from the
+``mjenv-v1`` observation) and to ``mjenv_agents.features.augment``, on every decision
 of random games in every profile. (The analyses it rests on, ``mjenv.shanten.discard_outcomes``
 and ``useful_counts``, are compared with the one-hand-at-a-time path in
 tests/test_shanten_discards.py.)"""
@@ -17,10 +18,14 @@ from mjenv.encoders import ENCODERS, ShantenEncoder, describe_channels, make_enc
 from mjenv.encoders.shanten_planes import ShantenPlanes
 from mjenv.engine import MCR
 from mjenv_agents.features import FEATURE_PLANES, augment
+from tests.encoders.shanten_reference import reference_augment
 
 
 def _expected(base: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return augment("shanten-v1", base[None], mask[None].astype(bool))[0]
+    expected = reference_augment(base[None], mask[None].astype(bool))[0]
+    assert np.array_equal(augment("shanten-v1", base[None], mask[None].astype(bool))[0],
+                          expected)
+    return expected
 
 
 @pytest.mark.parametrize("options", [{}, {"rules": "botzone"}, {"false_win": "penalize"},
