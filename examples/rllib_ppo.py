@@ -23,6 +23,7 @@ from pathlib import Path
 os.environ.setdefault("RAY_DEDUP_LOGS", "0")
 
 import ray  # noqa: E402
+from _common import make_parser, parse  # noqa: E402
 from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
@@ -38,9 +39,7 @@ POLICY = "shared"
 
 
 def get_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--smoke", action="store_true", help="a few thousand steps (CI)")
-    p.add_argument("--seed", type=int, default=0)
+    p = make_parser(__doc__)
     p.add_argument("--iterations", type=int, default=25)
     p.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
     p.add_argument("--envs", type=int, default=4, help="envs stepped together (one forward pass)")
@@ -50,14 +49,8 @@ def get_args() -> argparse.Namespace:
     p.add_argument("--entropy", type=float, default=0.01)
     p.add_argument("--shaping", type=float, default=0.1, help="reward per shanten gained")
     p.add_argument("--hidden", type=int, nargs="*", default=[256, 256])
-    p.add_argument("--eval-deals", type=int, default=200)
-    p.add_argument("--out", default="runs/rllib-ppo")
-    args = p.parse_args()
-    if args.smoke:
-        args.iterations, args.batch, args.minibatch, args.epochs = 2, 1000, 250, 1
-        args.eval_deals = 4
-        args.out = args.out if args.out != "runs/rllib-ppo" else "runs/rllib-ppo-smoke"
-    return args
+    return parse(p, "runs/rllib-ppo", iterations=2, batch=1000, minibatch=250, epochs=1,
+                 eval_deals=4)
 
 
 def main() -> None:

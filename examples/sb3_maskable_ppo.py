@@ -29,7 +29,9 @@ from pathlib import Path
 
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecEnv
 
 from mjenv.arena import ArenaConfig, run_arena
 from mjenv.arena.runner import print_table
@@ -39,6 +41,7 @@ FULL_STEPS = 400_000
 """The documented budget: about 7 minutes of training and 3 of arena on the shared 2-core
 machine of docs/integrations.md (944 steps/s there)."""
 SMOKE_STEPS = 4_096
+GAMMA = 0.99
 
 
 def evaluate(spec: str, out: Path, deals: int, seed: int,
@@ -60,47 +63,76 @@ def evaluate(spec: str, out: Path, deals: int, seed: int,
     return summary
 
 
-def main(argv: list[str] | None = None) -> dict[str, object]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def make_parser(doc: str, out: str, full_steps: int) -> argparse.ArgumentParser:
+    """The options both sb3 examples take (this one adds ``--opponents``, sb3_selfplay.py
+    ``--refresh``): one definition, so that their budgets and defaults stay the same."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a few thousand steps (CI)")
     parser.add_argument("--steps", type=int, default=None,
-                        help=f"environment steps (default {FULL_STEPS}; --smoke {SMOKE_STEPS})")
+                        help=f"environment steps (default {full_steps}; --smoke {SMOKE_STEPS})")
     parser.add_argument("--envs", type=int, default=8, help="environments in the DummyVecEnv")
-    parser.add_argument("--opponents", default="random", help="the opponents' agent spec")
     parser.add_argument("--shaping", type=float, default=0.05,
                         help="coefficient of the shanten potential (0: the score only)")
     parser.add_argument("--deals", type=int, default=None,
                         help="arena deals per baseline (default 200; --smoke 4)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/sb3-ppo", help="output folder")
-    args = parser.parse_args(argv)
-    steps = args.steps or (SMOKE_STEPS if args.smoke else FULL_STEPS)
+    parser.add_argument("--out", default=out, help="output folder")
+    return parser
+
+
+def prepare(args: argparse.Namespace, full_steps: int) -> tuple[int, int, Path]:
+    """The run's environment steps and arena deals (``--smoke``'s where not given) and its
+    output folder (made); torch on one thread."""
+    steps = args.steps or (SMOKE_STEPS if args.smoke else full_steps)
     deals = args.deals or (4 if args.smoke else 200)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)  # small networks: one thread is fastest, and fair to neighbours
+    return steps, deals, out
 
-    gamma = 0.99
-    env = make_vec_env(make_env, n_envs=args.envs, seed=args.seed,
-                       env_kwargs={"opponents": args.opponents, "shaping": args.shaping,
-                                   "gamma": gamma, "reward": "normalized"})
+
+def learn(env: VecEnv, steps: int, seed: int, out: Path,
+          callback: BaseCallback | None = None) -> tuple[MaskablePPO, float, Path]:
+    """sb3-contrib's recipe, ``MaskablePPO("MultiInputPolicy", env).learn(...)``, with the
+    documented settings (both examples use them); saves the model as ``out/model.zip`` and
+    closes ``env``. Returns the model, the training seconds and the model's path."""
     model = MaskablePPO("MultiInputPolicy", env, n_steps=256, batch_size=512, n_epochs=4,
-                        learning_rate=3e-4, gamma=gamma, ent_coef=0.01, seed=args.seed,
+                        learning_rate=3e-4, gamma=GAMMA, ent_coef=0.01, seed=seed,
                         policy_kwargs={"net_arch": [256, 256]}, device="cpu", verbose=0)
     start = time.perf_counter()
-    model.learn(total_timesteps=steps)
+    model.learn(total_timesteps=steps, callback=callback)
     seconds = time.perf_counter() - start
     path = out / "model.zip"
     model.save(path)
     env.close()
+    return model, seconds, path
+
+
+def finish(model: MaskablePPO, seconds: float, path: Path, deals: int, seed: int,
+           **extra: object) -> dict[str, object]:
+    """The arena (:func:`evaluate`) for the saved model, then ``report.json`` beside it: steps,
+    time, rate, ``extra`` and the arena's summary. Returns the report."""
+    arena = evaluate(agent_spec(str(path)), path.parent, deals, seed)
+    report = {"steps": model.num_timesteps, "seconds": round(seconds, 1),
+              "steps_per_second": round(model.num_timesteps / seconds, 1), **extra,
+              "arena": arena}
+    (path.parent / "report.json").write_text(json.dumps(report, indent=2) + "\n",
+                                             encoding="utf-8")
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict[str, object]:
+    parser = make_parser(__doc__, "runs/sb3-ppo", FULL_STEPS)
+    parser.add_argument("--opponents", default="random", help="the opponents' agent spec")
+    args = parser.parse_args(argv)
+    steps, deals, out = prepare(args, FULL_STEPS)
+    env = make_vec_env(make_env, n_envs=args.envs, seed=args.seed,
+                       env_kwargs={"opponents": args.opponents, "shaping": args.shaping,
+                                   "gamma": GAMMA, "reward": "normalized"})
+    model, seconds, path = learn(env, steps, args.seed, out)
     print(f"trained {model.num_timesteps} steps in {seconds:.0f} s "
           f"({model.num_timesteps / seconds:.0f} steps/s); saved {path}")
-
-    arena = evaluate(agent_spec(str(path)), out, deals, args.seed)
-    report = {"steps": model.num_timesteps, "seconds": round(seconds, 1),
-              "steps_per_second": round(model.num_timesteps / seconds, 1), "arena": arena}
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    return report
+    return finish(model, seconds, path, deals, args.seed)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from _common import make_parser, parse
 from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
@@ -36,10 +37,7 @@ from mjenv.integrations.tianshou import gym_env, make_net, save_checkpoint
 
 
 def get_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--smoke", action="store_true",
-                   help="a few thousand steps and a short evaluation (CI)")
-    p.add_argument("--seed", type=int, default=0)
+    p = make_parser(__doc__, "a few thousand steps and a short evaluation (CI)")
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--epoch-steps", type=int, default=10_000, help="learner steps per epoch")
     p.add_argument("--envs", type=int, default=16)
@@ -55,14 +53,8 @@ def get_args() -> argparse.Namespace:
     p.add_argument("--updates-per-step", type=float, default=0.125)
     p.add_argument("--eps-start", type=float, default=0.3)
     p.add_argument("--eps-end", type=float, default=0.02)
-    p.add_argument("--eval-deals", type=int, default=200)
-    p.add_argument("--out", default="runs/tianshou-dqn")
-    args = p.parse_args()
-    if args.smoke:
-        args.epochs, args.epoch_steps, args.envs, args.eval_deals = 1, 2_000, 4, 4
-        args.buffer = 10_000
-        args.out = args.out if args.out != "runs/tianshou-dqn" else "runs/tianshou-dqn-smoke"
-    return args
+    return parse(p, "runs/tianshou-dqn", epochs=1, epoch_steps=2_000, envs=4, eval_deals=4,
+                 buffer=10_000)
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import torch
+from _common import make_parser, parse
 from tensordict.nn import TensorDictModule
 from torchrl.collectors import Collector
 from torchrl.data import LazyTensorStorage, ReplayBuffer
@@ -32,9 +33,7 @@ from mjenv.integrations.torchrl import PolicyNet, gym_env, save_checkpoint
 
 
 def get_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--smoke", action="store_true", help="a few thousand steps (CI)")
-    p.add_argument("--seed", type=int, default=0)
+    p = make_parser(__doc__)
     p.add_argument("--frames", type=int, default=120_000, help="learner steps in all")
     p.add_argument("--batch", type=int, default=2048, help="learner steps per iteration")
     p.add_argument("--minibatch", type=int, default=256)
@@ -44,13 +43,7 @@ def get_args() -> argparse.Namespace:
     p.add_argument("--shaping", type=float, default=0.1, help="reward per shanten gained")
     p.add_argument("--opponents", default="random", help="agent spec of the three opponents")
     p.add_argument("--hidden", type=int, nargs="*", default=[256, 256])
-    p.add_argument("--eval-deals", type=int, default=200)
-    p.add_argument("--out", default="runs/torchrl-ppo")
-    args = p.parse_args()
-    if args.smoke:
-        args.frames, args.batch, args.epochs, args.eval_deals = 2048, 1024, 1, 4
-        args.out = args.out if args.out != "runs/torchrl-ppo" else "runs/torchrl-ppo-smoke"
-    return args
+    return parse(p, "runs/torchrl-ppo", frames=2048, batch=1024, epochs=1, eval_deals=4)
 
 
 def main() -> None:

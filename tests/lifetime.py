@@ -62,6 +62,28 @@ def session(sid: int) -> dict[int, str]:
     return found
 
 
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie, dead but not yet reaped by init, is not alive)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def wait_gone(pid: int, seconds: float = 5.0) -> bool:
+    """Whether ``pid`` is gone (no longer :func:`alive`) within ``seconds``. With
+    :func:`alive`, what the tests of processes tied to their parent share (mjenv.procs, the
+    vector env's workers)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 @dataclass
 class Killed:
     """How a signalled command ended: its status and stderr, and what ran in its session

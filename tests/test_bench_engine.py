@@ -3,12 +3,13 @@ a copy of docs/benchmarks.md, and without RLCard measures ours and refuses to wr
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.bench_docs import write_section_twice
 
 
 @pytest.fixture(scope="module")
@@ -19,25 +20,13 @@ def bench(load_script: Callable[[str], ModuleType]) -> ModuleType:
 def test_bench_engine_small_run_writes_only_its_section(
         bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("rlcard")
-    report = tmp_path / "benchmarks.md"
-    shutil.copy(bench.DOCS, report)
-    before = report.read_text(encoding="utf-8")
-    if bench.BEGIN in before:  # the section is already there: compare what surrounds it
-        before = before.split(bench.BEGIN)[0] + before.split(bench.END)[1]
-    args = ["--hands", "6", "--rlcard-games", "2", "--runs", "1", "--seed", "3",
-            "--write-docs", str(report)]
-    for _ in range(2):  # the second write replaces the section written by the first
-        assert bench.main(args) == 0
+    section = write_section_twice(
+        bench, ["--hands", "6", "--rlcard-games", "2", "--runs", "1", "--seed", "3"], tmp_path)
     out = capsys.readouterr().out
     assert "Smoke run" in out
     for system in bench.SYSTEMS.values():
         assert system in out
     assert "| mcr |" in out and "| botzone |" in out
-    text = report.read_text(encoding="utf-8")
-    assert text.count(bench.BEGIN) == 1 and text.count(bench.END) == 1
-    head, rest = text.split(bench.BEGIN)
-    section, tail = rest.split(bench.END)
-    assert (head + tail).strip() == before.strip()  # the rest of the file is untouched
     assert "python scripts/bench_engine.py --hands 6 --rlcard-games 2 --runs 1" in section
     assert "## What is compared" in section
 

@@ -4,7 +4,6 @@ RLCard."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -12,6 +11,7 @@ from types import ModuleType
 import pytest
 
 import mjenv
+from tests.bench_docs import write_section_twice
 
 
 @pytest.fixture(scope="module")
@@ -26,24 +26,12 @@ SMALL = ["--hands", "2", "--rlcard-games", "1", "--peer-games", "2", "--runs", "
 def test_bench_env_small_run_writes_only_its_section(
         bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("rlcard")
-    report = tmp_path / "benchmarks.md"
-    shutil.copy(bench.DOCS, report)
-    before = report.read_text(encoding="utf-8")
-    if bench.BEGIN in before:  # the section is already there: compare what surrounds it
-        before = before.split(bench.BEGIN)[0] + before.split(bench.END)[1]
-    args = [*SMALL, "--write-docs", str(report)]
-    for _ in range(2):  # the second write replaces the section written by the first
-        assert bench.main(args) == 0
+    section = write_section_twice(bench, SMALL, tmp_path)
     out = capsys.readouterr().out
     assert "Smoke run" in out
     for name in ("raw.mcr", "raw.botzone", "env.mcr", "rlcard"):
         assert bench.SYSTEMS[name][0] in out
     assert "| `raw.mcr` | rlcard" in out and "| `raw.botzone` | rlcard" in out
-    text = report.read_text(encoding="utf-8")
-    assert text.count(bench.BEGIN) == 1 and text.count(bench.END) == 1
-    head, rest = text.split(bench.BEGIN)
-    section, tail = rest.split(bench.END)
-    assert (head + tail).strip() == before.strip()  # the rest of the file is untouched
     assert "python scripts/bench_env.py --hands 2 --rlcard-games 1" in section
     assert "## What is compared" in section
 

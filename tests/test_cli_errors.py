@@ -33,6 +33,22 @@ def one_line_error(capsys: pytest.CaptureFixture[str], command: str) -> str:
     return err
 
 
+def saved_hand(tmp_path: Path, rules: str, seed: int) -> Path:
+    """``tmp_path/hand.json``: the record of a hand of random legal play under ``rules``
+    (``"mcr"`` or ``"botzone"``) from ``seed``, for the tests of commands that read one."""
+    from mjenv.engine import BOTZONE, MCR, Game
+    from mjenv.engine.record import save
+
+    rng = random.Random(seed)
+    game = Game({"mcr": MCR, "botzone": BOTZONE}[rules], seed=seed)
+    while not game.is_over:
+        seat = next(s for s in game.to_act() if game.legal_actions(s))
+        game.step(seat, rng.choice(game.legal_actions(seat)))
+    record = tmp_path / "hand.json"
+    save(game, record)
+    return record
+
+
 # ------------------------------------------------------------------ a failed start
 @pytest.mark.parametrize("spec", ["random colour=3", "no_such_module_x:Agent", "random seed=-3"])
 def test_a_failed_start_writes_nothing_and_the_corrected_command_runs(
@@ -108,16 +124,7 @@ def test_an_agent_seed_is_said_so_too(capsys: pytest.CaptureFixture[str]) -> Non
 # ------------------------------------------------------------------ botzone-log
 def test_botzone_log_never_replaces_its_input(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from mjenv.engine import BOTZONE, Game
-    from mjenv.engine.record import save
-
-    rng = random.Random(3)
-    game = Game(BOTZONE, seed=3)
-    while not game.is_over:
-        seat = next(s for s in game.to_act() if game.legal_actions(s))
-        game.step(seat, rng.choice(game.legal_actions(seat)))
-    record = tmp_path / "hand.json"
-    save(game, record)
+    record = saved_hand(tmp_path, "botzone", 3)
     original = record.read_text()
     log = tmp_path / "log.json"
 
@@ -219,16 +226,7 @@ def test_view_checks_its_arguments_and_agents_in_one_line(
 @pytest.mark.parametrize("command", ["view", "replay"])
 def test_a_page_that_cannot_be_written_is_one_line(command: str, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    from mjenv.engine import MCR, Game
-    from mjenv.engine.record import save
-
-    rng = random.Random(5)
-    game = Game(MCR, seed=5)
-    while not game.is_over:
-        seat = next(s for s in game.to_act() if game.legal_actions(s))
-        game.step(seat, rng.choice(game.legal_actions(seat)))
-    record = tmp_path / "hand.json"
-    save(game, record)
+    record = saved_hand(tmp_path, "mcr", 5)
     folder = tmp_path / "a-folder"
     folder.mkdir()
     argv = ["view", str(record), "--out", str(folder)] if command == "view" else \

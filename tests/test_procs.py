@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from mjenv import procs
+from tests.lifetime import alive, wait_gone
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,24 +34,6 @@ CHILD = textwrap.dedent("""\
     print(procs.die_with_parent(int(sys.argv[1]), interval=0.05), file=sys.stderr, flush=True)
     time.sleep(60)
 """)
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie, dead but not yet reaped by init, is not alive)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-def wait_gone(pid: int, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -20,13 +20,11 @@ from mjenv import actions as A
 from mjenv.engine.game import Game
 from mjenv.engine.result import HandResult
 from mjenv.engine.seat_view import SeatView
-from mjenv.mahjong_env import AGENTS, SEAT_OF, MahjongEnv
+from mjenv.mahjong_env import AGENTS, INFO_KEYS, SEAT_OF, MahjongEnv, end_info
 from mjenv.shanten import shanten_counts
 from mjenv.single_agent import SingleAgentEnv
 
-HAND_FIELDS: tuple[str, ...] = ("hand_over", "hand", "seat", "score", "won", "self_drawn",
-                                "dealt_in", "fan_points", "exhaustive_draw", "penalized",
-                                "winner_seat")
+HAND_FIELDS: tuple[str, ...] = ("hand_over", *INFO_KEYS)
 """The flat info fields the adapters give every agent at every step, all numbers, the same keys
 every step (what replay buffers store as arrays): ``hand_over`` 1 on the step a hand ended, else
 0 and every other field 0 too; then, for that hand, from the agent's seat: ``hand`` its index in
@@ -43,22 +41,13 @@ def blank_fields() -> dict[str, float]:
 
 
 def hand_fields(result: HandResult, seat: int, hand: int) -> dict[str, float]:
-    """The :data:`HAND_FIELDS` of a finished hand from ``seat``'s side."""
-    winner = result.winner
-    won = winner == seat
-    return {
-        "hand_over": 1.0,
-        "hand": float(hand),
-        "seat": float(seat),
-        "score": float(result.payments[seat]),
-        "won": float(won),
-        "self_drawn": float(won and result.self_drawn),
-        "dealt_in": float(winner is not None and not won and result.from_seat == seat),
-        "fan_points": float(result.fan_total if winner is not None else 0),
-        "exhaustive_draw": float(result.is_draw),
-        "penalized": float(result.penalized == seat),
-        "winner_seat": float(-1 if winner is None else winner),
-    }
+    """The :data:`HAND_FIELDS` of a finished hand from ``seat``'s side: the env's own
+    end-of-hand info (:func:`mjenv.mahjong_env.end_info`, one definition of each field) as
+    floats, after ``hand_over`` 1."""
+    fields = {"hand_over": 1.0}
+    for key, value in end_info(result, seat, hand).items():
+        fields[key] = float(value)
+    return fields
 
 
 def finished(game: Game | None) -> HandResult | None:

@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mjenv.vector.buffers import Arrays, allocate, bytes_per_game
+from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
 from mjenv.vector.options import check_illegal, env_options, single_spaces
 from mjenv.vector.seeds import check_seed, fresh_seed
-from mjenv.vector.shard import GamesShard, Infos, array_specs, make_games_shard
-from mjenv.vector.workers import LocalRunner, WorkerPool
+from mjenv.vector.shard import Infos, array_specs, make_games_shard
+from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +71,10 @@ class VectorMahjongEnv:
         self.seed: int | None = None
         """The run seed of the last reset (drawn there when none was given)."""
         self.specs = array_specs(self.options)
-        shared = num_workers > 0
         self.arrays: Arrays
-        self.arrays, raws = allocate(self.specs, num_envs, shared)
         self._runner: LocalRunner | WorkerPool
-        if shared:
-            self._runner = WorkerPool(num_workers, make_games_shard,
-                                      (self.options, self.illegal), self.specs, raws,
-                                      num_envs, context)
-        else:
-            self._runner = LocalRunner(GamesShard(self.arrays, 0, self.options, self.illegal))
+        self.arrays, self._runner = start_games(make_games_shard, (self.options, self.illegal),
+                                                self.specs, num_envs, num_workers, context)
         self._reset_done = False
 
     # ---------------------------------------------------------------- the API

@@ -26,12 +26,11 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mjenv.vector.buffers import Arrays, allocate, bytes_per_game
+from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
 from mjenv.vector.learner_shard import (
     NEXT_STEP,
     SAME_STEP,
-    LearnerShard,
     learner_array_specs,
     make_learner_shard,
 )
@@ -39,7 +38,7 @@ from mjenv.vector.opponents import OpponentSpec, opponent_list
 from mjenv.vector.options import check_illegal, env_options, single_spaces
 from mjenv.vector.seeds import check_seed, fresh_seed
 from mjenv.vector.shard import Infos
-from mjenv.vector.workers import LocalRunner, WorkerPool
+from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
 
 _MODES = {NEXT_STEP: AutoresetMode.NEXT_STEP, SAME_STEP: AutoresetMode.SAME_STEP,
           AutoresetMode.NEXT_STEP: AutoresetMode.NEXT_STEP,
@@ -98,17 +97,12 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.seed: int | None = None
         """The run seed of the last reset (drawn there when none was given)."""
         self.specs = learner_array_specs(self.options)
-        shared = num_workers > 0
-        self.arrays: Arrays
-        self.arrays, raws = allocate(self.specs, num_envs, shared)
         args = (self.options, opponent_list(opponents), seat, self.illegal, _NAMES[mode],
                 opponent_encoder)
+        self.arrays: Arrays
         self._runner: LocalRunner | WorkerPool
-        if shared:
-            self._runner = WorkerPool(num_workers, make_learner_shard, args, self.specs, raws,
-                                      num_envs, context)
-        else:
-            self._runner = LocalRunner(LearnerShard(self.arrays, 0, *args))
+        self.arrays, self._runner = start_games(make_learner_shard, args, self.specs, num_envs,
+                                                num_workers, context)
         self._restarting = np.zeros(num_envs, dtype=bool)
         self._reset_done = False
 

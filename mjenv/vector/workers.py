@@ -28,7 +28,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env
-from mjenv.vector.buffers import ArraySpec, attach, rows
+from mjenv.vector.buffers import Arrays, ArraySpec, allocate, attach, rows
 from mjenv.vector.shard import Infos, Shard
 
 ShardFactory = Callable[..., Shard]
@@ -177,3 +177,16 @@ class WorkerPool:
         self._finalizer()
         self._processes.clear()
         self._conns.clear()
+
+
+def start_games(factory: ShardFactory, args: tuple[Any, ...], specs: list[ArraySpec],
+                num_envs: int, num_workers: int, context: str,
+                ) -> tuple[Arrays, LocalRunner | WorkerPool]:
+    """The batch arrays of ``num_envs`` games and what plays them: ``num_workers`` worker
+    processes over shared arrays, or (0) the one shard ``factory(arrays, 0, *args)`` in this
+    process. Both vector envs start their games so; one place keeps them alike."""
+    shared = num_workers > 0
+    arrays, raws = allocate(specs, num_envs, shared)
+    if shared:
+        return arrays, WorkerPool(num_workers, factory, args, specs, raws, num_envs, context)
+    return arrays, LocalRunner(factory(arrays, 0, *args))

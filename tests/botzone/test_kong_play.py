@@ -29,8 +29,8 @@ from mjenv.botzone.logs import log_json, log_of_record, record_of_log
 from mjenv.botzone.seat import BotSeat, response_of
 from mjenv.engine import check_invariants
 from mjenv.engine.record import from_json, record_of, replay, to_json
-from mjenv.shanten import regular_shanten_counts
 from mjenv.tiles import CODES
+from tests.engine.helpers import lowest_shanten_discards
 
 DEFAULT_HANDS = 60
 ACCEPTANCE_HANDS = 2_000
@@ -60,24 +60,8 @@ def choose(rng: random.Random, legal: list[int], hand: list[int], melds: int) ->
     if A.PASS in rest:
         return A.PASS if rng.random() >= CLAIM_RATE else rng.choice(rest)
     if rng.random() < STEER_RATE:
-        rest = steered(rest, hand, melds)
+        rest = lowest_shanten_discards(rest, hand, melds)
     return rng.choice(rest)
-
-
-def steered(discards: list[int], hand: list[int], melds: int) -> list[int]:
-    hand = hand[:]
-    best: list[int] = []
-    low = 99
-    for a in discards:
-        t = a - A.DISCARD_BASE
-        hand[t] -= 1
-        sh = regular_shanten_counts(hand, melds)
-        hand[t] += 1
-        if sh < low:
-            best, low = [a], sh
-        elif sh == low:
-            best.append(a)
-    return best
 
 
 def play_hand(seed: int, tally: Counter[str]) -> Judge:

@@ -6,6 +6,9 @@ head draws after the deal are ``draws`` in order, and the replacement draws from
 ``tail`` in order (``tail[0]`` is the last wall tile). The rest is filled with the remaining
 tiles: hand tiles of unlisted seats and the middle of the wall come from a fixed shuffle of the
 non-flowers; leftover flowers sit in the middle of the wall, far from both ends.
+
+Also :func:`lowest_shanten_discards`, the steering of the random-play tests (engine, env,
+Botzone) towards wins.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from mjenv import actions as A
 from mjenv.engine import Game
 from mjenv.engine.rules import MCR, RuleConfig
+from mjenv.shanten import regular_shanten_counts
 from mjenv.tiles import CODES, FLOWER_BASE, parse_tiles
 
 
@@ -110,3 +114,22 @@ def tsumogiri(g: Game, stop) -> None:
             g.step(s, A.discard(tile))
         else:
             answer(g)
+
+
+def lowest_shanten_discards(discards: list[int], hand: list[int], melds: int) -> list[int]:
+    """The discard actions among ``discards`` that leave ``hand`` (34 counts, with ``melds``
+    melds; not changed) at the lowest regular shanten, in their order. One definition for the
+    random-play tests that steer their hands towards wins, so that wins are common."""
+    hand = hand[:]
+    best: list[int] = []
+    low = 99
+    for a in discards:
+        t = a - A.DISCARD_BASE
+        hand[t] -= 1
+        sh = regular_shanten_counts(hand, melds)
+        hand[t] += 1
+        if sh < low:
+            best, low = [a], sh
+        elif sh == low:
+            best.append(a)
+    return best

@@ -40,7 +40,8 @@ from mjenv.engine.record import (
     replay_match,
     to_json,
 )
-from mjenv.shanten import regular_shanten_counts
+
+from .helpers import lowest_shanten_discards
 
 PROFILES: dict[str, RuleConfig] = {
     "mcr": MCR,
@@ -113,20 +114,7 @@ def steered(game: Game, seat: int, legal: list[int]) -> list[int]:
     discards = [a for a in legal if A.DISCARD_BASE <= a < A.CHOW_BASE]
     if not discards:
         return legal
-    hand = game.hands[seat][:]
-    melds = len(game.melds[seat])
-    best: list[int] = []
-    low = 99
-    for a in discards:
-        t = a - A.DISCARD_BASE
-        hand[t] -= 1
-        sh = regular_shanten_counts(hand, melds)
-        hand[t] += 1
-        if sh < low:
-            best, low = [a], sh
-        elif sh == low:
-            best.append(a)
-    return best
+    return lowest_shanten_discards(discards, game.hands[seat], len(game.melds[seat]))
 
 
 def play_hand(game: Game, rng: random.Random, *, arbiter: bool = False) -> int:

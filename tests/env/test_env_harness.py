@@ -38,7 +38,7 @@ from mjenv.engine.seat_view import SeatView
 from mjenv.fans import FanResult, NotWinError, calculate
 from mjenv.mahjong_env import AGENTS, SEAT_OF, MahjongEnv, end_info
 from mjenv.melds import CONCEALED_KONG
-from mjenv.shanten import regular_shanten_counts
+from tests.engine.helpers import lowest_shanten_discards
 
 PROFILES = [  # (rules, false_win, hands in the default suite; x4 with -m slow)
     ("mcr", "mask", 190),
@@ -167,18 +167,7 @@ def choose(rng: np.random.Generator, legal: list[int], win: FanResult | None,
             return A.PASS
         discards = [a for a in others if A.DISCARD_BASE <= a < A.CHOW_BASE]
         if discards:
-            hand, n_melds = view.hand[:], len(view.melds[view.seat])
-            best, best_sh = [], 99
-            for a in discards:
-                t = a - A.DISCARD_BASE
-                hand[t] -= 1
-                sh = regular_shanten_counts(hand, n_melds)
-                hand[t] += 1
-                if sh < best_sh:
-                    best, best_sh = [a], sh
-                elif sh == best_sh:
-                    best.append(a)
-            others = best
+            others = lowest_shanten_discards(discards, view.hand, len(view.melds[view.seat]))
     return int(others[int(rng.integers(len(others)))])
 
 

@@ -12,17 +12,14 @@ import pytest
 
 pytest.importorskip("torch")
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations.smoke import ROOT, run_example  # noqa: E402
 
 
 def test_cleanrl_smoke(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "cleanrl_ppo.py"), "--smoke",
-                           "--out", str(tmp_path)], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    stdout = run_example("cleanrl_ppo.py", tmp_path, timeout=300, cwd=tmp_path)
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["decisions"] >= 4096 and set(report["arena"]) == {"random", "greedy"}
-    assert "learner vs three random" in proc.stdout
+    assert "learner vs three random" in stdout
     # the checkpoint as an agent spec, the way the arena loads it
     code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
             "import mjenv\nfrom mjenv.agent import make_agent\n"

@@ -4,8 +4,6 @@ it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -21,8 +19,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 import mjenv  # noqa: E402
 from mjenv.integrations._common import HAND_FIELDS  # noqa: E402
 from mjenv.integrations.rllib import MASK_KEY, OBS_KEY, RLlibAEC, multi_agent_env  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations.smoke import run_example  # noqa: E402
 
 
 def test_the_aec_adapter_passes_pettingzoos_api_test() -> None:
@@ -72,9 +69,5 @@ def test_every_seat_gets_its_own_payment_at_the_end() -> None:
 
 
 def test_example_smoke_run(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "rllib_ppo.py"), "--smoke",
-                           "--out", str(out)], capture_output=True, text=True, timeout=900,
-                          cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "vs random" in proc.stdout and "vs greedy" in proc.stdout
+    stdout = run_example("rllib_ppo.py", tmp_path / "run", timeout=900)
+    assert "vs random" in stdout and "vs greedy" in stdout

@@ -4,8 +4,6 @@ Needs the ``sb3`` extra (stable-baselines3, sb3-contrib); skipped without it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -32,8 +30,7 @@ from mjenv.integrations.sb3 import (  # noqa: E402
     make_selfplay_env,
 )
 from mjenv.single_agent import SingleAgentEnv  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations.smoke import run_example  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -139,10 +136,7 @@ def test_policy_opponent_plays_legal_actions() -> None:
 def test_example_smoke(script: str, tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        proc = subprocess.run([sys.executable, str(ROOT / "examples" / script), "--smoke",
-                               "--out", str(tmp_path)], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+        stdout = run_example(script, tmp_path, timeout=300, cwd=tmp_path)
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["steps"] >= 4096 and set(report["arena"]) == {"random", "greedy"}
-    assert "learner vs three greedy" in proc.stdout and (tmp_path / "model.zip").exists()
+    assert "learner vs three greedy" in stdout and (tmp_path / "model.zip").exists()

@@ -3,8 +3,6 @@ example's smoke run (issue 17). Needs the ``tianshou`` extra; skipped without it
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -35,8 +33,7 @@ from mjenv.integrations.tianshou import (  # noqa: E402
     save_checkpoint,
     wrap,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations.smoke import run_example  # noqa: E402
 
 
 @pytest.mark.parametrize("make", [mjenv.env, mjenv.raw_env])
@@ -160,9 +157,6 @@ def test_tianshous_own_pettingzoo_env_takes_the_adapter() -> None:
 
 def test_example_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "tianshou_dqn.py"), "--smoke",
-                           "--out", str(out)], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    stdout = run_example("tianshou_dqn.py", out, timeout=600)
     assert (out / "dqn.pt").exists()
-    assert "vs random" in proc.stdout and "vs greedy" in proc.stdout
+    assert "vs random" in stdout and "vs greedy" in stdout

@@ -4,8 +4,6 @@ skipped without it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -33,8 +31,7 @@ from mjenv.integrations.torchrl import (  # noqa: E402
     save_checkpoint,
     single_env,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integrations.smoke import run_example  # noqa: E402
 
 
 def test_the_aec_adapter_passes_pettingzoos_api_test() -> None:
@@ -124,9 +121,6 @@ def test_torchrl_agent_by_spec(tmp_path: Path) -> None:
 
 def test_example_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "torchrl_ppo.py"), "--smoke",
-                           "--out", str(out)], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    stdout = run_example("torchrl_ppo.py", out, timeout=600)
     assert (out / "policy.pt").exists()
-    assert "vs random" in proc.stdout and "vs greedy" in proc.stdout
+    assert "vs random" in stdout and "vs greedy" in stdout

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ import pytest
 
 from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
 from mjenv.vector.workers import WorkerError, split
+from tests.lifetime import alive, wait_gone
 
 from .helpers import choose
 from .test_seeds import trajectories
@@ -54,10 +54,10 @@ def test_learner_workers_give_the_in_process_results() -> None:
 def test_close_reaps_the_workers() -> None:
     env = VectorMahjongEnv(3, num_workers=2)
     pids = env.worker_pids
-    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    assert len(pids) == 2 and all(alive(p) for p in pids)
     env.reset(seed=0)
     env.close()
-    assert all(_gone(p) for p in pids)
+    assert all(wait_gone(p, 10.0) for p in pids)
     env.close()  # twice is fine
     with pytest.raises(WorkerError, match="closed"):
         env.reset(seed=0)
@@ -96,10 +96,10 @@ def test_workers_die_with_a_killed_parent() -> None:
     assert parent.stdout is not None
     try:
         pids = [int(p) for p in parent.stdout.readline().split()]
-        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        assert len(pids) == 2 and all(alive(p) for p in pids)
         parent.kill()
         parent.wait()
-        assert all(_gone(p) for p in pids), "a worker outlived its parent"
+        assert all(wait_gone(p, 10.0) for p in pids), "a worker outlived its parent"
     finally:
         if parent.poll() is None:
             parent.kill()
@@ -108,30 +108,13 @@ def test_workers_die_with_a_killed_parent() -> None:
             os.kill(p, signal.SIGKILL)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-def _gone(pid: int, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not _alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def _group_members(pgid: int) -> list[int]:
     """Processes still alive in the test parent's session (cleanup only)."""
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if os.getpgid(int(entry.name)) == pgid and _alive(int(entry.name)):
+                if os.getpgid(int(entry.name)) == pgid and alive(int(entry.name)):
                     out.append(int(entry.name))
             except OSError:
                 continue
