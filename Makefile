@@ -5,6 +5,7 @@
 #   make lint        ruff and mypy only
 #   make wheel-smoke build the wheel, install it in a fresh venv outside the repo, use it (CI)
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
+#   make eval-pretrained  evaluate the shipped policy (spec pretrained) as docs/training.md reports it
 #   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
 #   make fuzz        fuzz every entry point that reads outside input for FUZZ_SECONDS (CI)
 #   make test-integrations  install the RL libraries' extras, test the adapters and examples (CI)
@@ -17,7 +18,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
 
-.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz test-integrations clean
+.PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz test-integrations clean \
+	eval-pretrained
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +38,12 @@ install: $(STAMP)
 # behaviour cloning, PPO self-play and the arena evaluation (the built-in config demo, configs/demo.toml; resumable)
 demo: $(STAMP)
 	$(BIN)/mjenv train --config demo
+
+# the shipped checkpoint (agents/pretrained/policy.pt) 1-vs-3 against rule, greedy and random on
+# EVAL_DEALS duplicate deals, as its section of docs/training.md reports (resumable; runs/)
+EVAL_DEALS ?= 1000
+eval-pretrained: $(STAMP)
+	$(BIN)/python scripts/eval_pretrained.py --deals $(EVAL_DEALS) --workers 2
 
 fan-demo: $(STAMP)
 	$(BIN)/mjenv fan "1112345678999m" --win 5m --self-drawn

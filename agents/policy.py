@@ -79,8 +79,8 @@ class PolicyConfig:
     channels: int = 64
     blocks: int = 4
     features: str = "none"
-    """hand-analysis planes added to the observation (:mod:`mjenv_agents.features`):
-    ``"none"`` or ``"shanten-v1"``"""
+    """planes added to the observation (:mod:`mjenv_agents.features`): ``"none"``,
+    ``"shanten-v1"`` or ``"shanten-v1+rule"``"""
 
     def __post_init__(self) -> None:
         shape = self.obs_shape
@@ -161,12 +161,9 @@ class PolicyNet(nn.Module):
         """The network's input for observations (B, 86, 34) and masks (B, 235): the
         observations with the config's feature planes appended
         (:func:`mjenv_agents.features.augment`; unchanged for ``features="none"``).
-        Observations that hold them already, (B, 86 + F, 34) from the env's
-        :func:`~mjenv_agents.features.feature_encoder` (``mjenv-v1+shanten`` for
-        ``shanten-v1``), are returned as they are: the same input, computed by the env."""
-        planes = self.config.input_planes
-        if obs.ndim == 3 and obs.shape[1] == planes and planes != self.config.obs_shape[0]:
-            return obs
+        Observations that hold some or all of them already (the env's
+        :func:`~mjenv_agents.features.feature_encoder`: ``mjenv-v1+shanten`` holds the
+        ``shanten`` part) get only the rest: the same input, partly computed by the env."""
         return augment(self.config.features, obs, mask)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

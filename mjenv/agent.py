@@ -39,6 +39,8 @@ mjenv's own::
     greedy       mjenv_agents.greedy:GreedyShantenAgent
     rule         mjenv_agents.rule_based:RuleBasedAgent
     policy:PATH  mjenv_agents.policy:PolicyAgent(path=PATH): a checkpoint of the torch policy
+    pretrained   mjenv_agents.pretrained:PretrainedAgent: the policy checkpoint shipped in the
+                 package (docs/training.md, "The shipped policy")
     botzone:"python bot.py"
                  mjenv.botzone.program_agent:BotzoneProgramAgent(command="python bot.py"): a
                  Botzone bot program

@@ -8,7 +8,7 @@ may bring its own). It asks the installed distributions' metadata instead
 ``mjenv.agents``
     agent spec names (:mod:`mjenv.agent`): ``greedy = "mjenv_agents.greedy:GreedyShantenAgent"``
     makes the spec ``greedy`` build that class. mjenv registers ``random``, ``greedy``,
-    ``rule``, ``policy`` and ``botzone``; any distribution adds names in its own
+    ``rule``, ``policy``, ``pretrained`` and ``botzone``; any distribution adds names in its own
     ``pyproject.toml``::
 
         [project.entry-points."mjenv.agents"]

@@ -159,5 +159,14 @@ step "a policy checkpoint plays in the arena"
     --no-progress | tail -n 6
 test -s arena-policy/results.json
 
+step "the shipped policy: the spec pretrained (package data), its metadata, its Botzone zip"
+"$VENV/mjenv" arena --agents pretrained random --deals 1 --out arena-pretrained --no-progress \
+    | tail -n 4
+test -s arena-pretrained/results.json
+"$VENV/python" -c "from mjenv_agents import pretrained as p; print(p.describe(p.metadata()))"
+"$VENV/mjenv" botzone-bot --agent pretrained --zip pretrained.zip
+echo '{"requests": ["0 1 0"], "responses": []}' | "$VENV/python" pretrained.zip \
+    | grep -q '"PASS"'
+
 step "done"
 echo "wheel smoke: OK in ${SECONDS}s ($(basename "$WHEEL"))"

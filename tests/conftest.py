@@ -50,3 +50,21 @@ def load_script() -> Callable[[str], ModuleType]:
         return module
 
     return load
+
+
+@pytest.fixture
+def pretrained_registered(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The spec ``pretrained`` as pyproject.toml registers it, also where the installed
+    metadata predates the entry point (an editable install made before it was added: entry
+    points are read from the install, not from pyproject.toml); returns its import path."""
+    import tomllib
+
+    from mjenv import plugins
+
+    pyproject = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    want: str = pyproject["project"]["entry-points"]["mjenv.agents"]["pretrained"]
+    found = plugins.agent_entry_points()
+    if found.get("pretrained") != want:
+        monkeypatch.setattr(plugins, "agent_entry_points",
+                            lambda: dict(sorted({**found, "pretrained": want}.items())))
+    return want

@@ -34,6 +34,7 @@ BUILTINS = {
     "greedy": "mjenv_agents.greedy:GreedyShantenAgent",
     "rule": "mjenv_agents.rule_based:RuleBasedAgent",
     "policy": "mjenv_agents.policy:PolicyAgent",
+    "pretrained": "mjenv_agents.pretrained:PretrainedAgent",
     "botzone": "mjenv.botzone.program_agent:BotzoneProgramAgent",
 }
 

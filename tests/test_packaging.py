@@ -63,7 +63,7 @@ def test_the_package_data_exists() -> None:
     assert data["mjenv"] == ["py.typed"] and data["mjenv_agents"] == ["py.typed"]
     assert (ROOT / "mjenv" / "py.typed").is_file() and (ROOT / "agents" / "py.typed").is_file()
     assert sorted(p.name for p in (ROOT / "configs").glob("*.toml")) == [
-        "bc_smoke.toml", "demo.toml", "long.toml", "smoke.toml"]
+        "bc_smoke.toml", "demo.toml", "long.toml", "smoke.toml", "strong.toml"]
     assert "*.toml" in data["mjenv_agents.configs"]
 
 

@@ -120,9 +120,14 @@ class Args:
     blocks: int = 4
     """PolicyNet residual blocks"""
     features: str = "none"
-    """hand-analysis planes the network adds (``none``, ``shanten-v1``; mjenv_agents.features)"""
+    """planes the network adds (``none``, ``shanten-v1``, ``shanten-v1+rule``;
+    mjenv_agents.features)"""
     init: str = ""
     """a checkpoint to start from (its shape wins over ``channels`` / ``blocks``)"""
+    label_smoothing: float = 0.0
+    """share of the target spread evenly over the decision's legal actions (the teacher's
+    gets the rest): a clone that keeps some probability on the alternatives, so that PPO
+    starting from it still explores them (0: plain cross-entropy)"""
 
     def __post_init__(self) -> None:
         common.check_types(self)
@@ -132,6 +137,7 @@ class Args:
         for name in ("threads", "blocks", "seed"):
             require(self, getattr(self, name) >= 0, name, ">= 0")
         require(self, self.learning_rate > 0, "learning_rate", "> 0")
+        require(self, 0 <= self.label_smoothing < 1, "label_smoothing", "in [0, 1)")
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
 
     def policy_config(self) -> PolicyConfig:
@@ -176,11 +182,18 @@ def dataset_for(args: Args) -> Dataset:
 # ------------------------------------------------------------------ training
 
 def bc_loss(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor,
-            ) -> tuple[torch.Tensor, torch.Tensor]:
+            smoothing: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
     """(mean cross-entropy of the masked logits against ``action``, number of correct
-    argmaxes) for one minibatch."""
+    argmaxes) for one minibatch. With ``smoothing`` the target is ``1 - smoothing`` on
+    ``action`` plus ``smoothing`` spread over the legal actions (never the illegal ones, whose
+    probability is exactly zero)."""
     logits, _ = net(obs, mask)
     loss = F.cross_entropy(logits, action)
+    if smoothing:
+        legal = mask if mask.dtype == torch.bool else mask != 0
+        logp = torch.log_softmax(logits, dim=1)
+        spread = -(logp * legal).sum(dim=1) / legal.sum(dim=1)
+        loss = (1 - smoothing) * loss + smoothing * spread.mean()
     correct = (logits.argmax(dim=1) == action).sum()
     return loss, correct
 
@@ -243,7 +256,7 @@ def train(args: Args, data: Dataset | None = None) -> Path:
             obs = obs_all[rows].to(device)
             mask = mask_all[rows].to(device)
             action = action_all[rows].to(device)
-            loss, right = bc_loss(net, obs, mask, action)
+            loss, right = bc_loss(net, obs, mask, action, args.label_smoothing)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()

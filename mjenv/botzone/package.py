@@ -11,7 +11,9 @@ The spec is written into the zip resolved, as ``package.module:Class key=value .
 installs nothing, so the zip has no distribution metadata and no entry points to look a short
 name up in. The package to pack is read off that resolved import path, never named here. An
 agent whose ``NAME:ARG`` argument is a ``path`` (``policy:PATH``) reads that file: it goes into
-the zip as ``data/<file name>`` and is unpacked to a temporary folder when the bot starts.
+the zip as ``data/<file name>`` and is unpacked to a temporary folder when the bot starts. So
+does the checkpoint of an agent that ships one in its package (``pretrained``: its factory's
+``packaged_checkpoint()`` names the file; the zip's spec gives the unpacked copy as ``path``).
 """
 
 from __future__ import annotations
@@ -83,8 +85,13 @@ def write_zip(spec: str, out: str | Path, *, keep_running: bool = True,
     top = path.partition(":")[0].split(".")[0]
     files = _sources("mjenv") + ([] if top == "mjenv" else _sources(top))
     checkpoint: str | None = None
-    if spec_argument(factory) == "path" and "path" in options:
+    packaged = getattr(factory, "packaged_checkpoint", None)  # an agent that ships its own
+    source: Path | None = None
+    if "path" in options and (spec_argument(factory) == "path" or callable(packaged)):
         source = Path(str(options["path"]))
+    elif callable(packaged):
+        source = Path(packaged())  # ValueError when the package lacks it
+    if source is not None:
         if not source.is_file():
             raise ValueError(f"agent spec {spec!r}: no checkpoint at {str(source)!r}")
         checkpoint = f"data/{source.name}"

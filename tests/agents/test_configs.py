@@ -16,7 +16,7 @@ NAMES = sorted(p.stem for p in CONFIGS.glob("*.toml"))
 
 def test_every_config_of_the_folder_is_a_builtin_with_a_description() -> None:
     found = builtin_configs()
-    assert list(found) == NAMES == ["bc_smoke", "demo", "long", "smoke"]
+    assert list(found) == NAMES == ["bc_smoke", "demo", "long", "smoke", "strong"]
     for name, description in found.items():
         assert description and "\n" not in description, name
         assert description.endswith("."), (name, description)
@@ -86,7 +86,7 @@ def test_the_pipeline_refuses_an_unknown_name(capsys: pytest.CaptureFixture[str]
     assert pipeline.main(["--config", "nosuch"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == ("error: no config 'nosuch': not a file, and not a built-in config "
-                   "(built-in: bc_smoke, demo, long, smoke)")
+                   "(built-in: bc_smoke, demo, long, smoke, strong)")
 
 
 def test_configs_the_fuzzer_broke_are_one_line_errors(tmp_path: Path) -> None:

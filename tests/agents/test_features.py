@@ -91,3 +91,77 @@ def test_prepare_reads_the_env_planes_as_they_are() -> None:
     mask = np.stack([r[2] for r in rows])
     assert net.prepare(env_obs, mask) is env_obs
     assert np.array_equal(net.prepare(base, mask), env_obs)
+
+
+def test_rule_hint_planes_name_the_rule_agents_action(greedy_data) -> None:  # type: ignore[no-untyped-def]
+    """``shanten-v1+rule``: the shanten part is ``shanten-v1``'s, and the rule part marks
+    exactly the action RuleBasedAgent picks on the same observation and mask."""
+    from mjenv.actions import decode
+    from mjenv_agents.rule_based import RuleBasedAgent
+
+    d = greedy_data
+    full = augment("shanten-v1+rule", d.obs, d.mask)
+    assert full.shape == (len(d), 86 + 15 + 6, 34)
+    assert np.array_equal(full[:, :101], augment("shanten-v1", d.obs, d.mask))
+    hint = full[:, 101:]
+    rule = RuleBasedAgent()
+    kinds = set()
+    for i in range(len(d)):
+        action = rule.act(d.obs[i], d.mask[i])
+        kind, tile = decode(action)
+        kinds.add(kind)
+        marked = np.argwhere(hint[i] > 0)
+        if action in (0, 1):  # pass, win: a whole plane
+            assert set(marked[:, 0]) == {5 if action == 0 else 4} and len(marked) == 34
+        else:
+            assert len(marked) == 1
+            plane, where = marked[0]
+            if plane == 2:  # a chow names its middle tile
+                assert action >= 36 and abs(int(where) - tile) <= 1
+            else:
+                assert where == tile and plane == {2: 0, 4: 1}.get(kind, 3)
+    assert len(kinds) >= 3  # discards, passes and some claim were seen
+
+
+def test_augment_completes_a_prefix() -> None:
+    """An observation of the env's ``mjenv-v1+shanten`` encoder gets only the rule part; the
+    result is what ``augment`` makes of the plain ``mjenv-v1`` observation."""
+    import mjenv
+
+    plain, full = mjenv.raw_env(), mjenv.raw_env(encoder="mjenv-v1+shanten")
+    plain.reset(seed=5)
+    full.reset(seed=5)
+    base, env_obs, masks = [], [], []
+    rng = np.random.default_rng(1)
+    while not plain.game.is_over and len(base) < 40:
+        agent = plain.agent_selection
+        a, b = plain.observe(agent), full.observe(agent)
+        base.append(a["observation"])
+        env_obs.append(b["observation"])
+        masks.append(a["action_mask"] != 0)
+        action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+        plain.step(action)
+        full.step(action)
+    mask = np.stack(masks)
+    want = augment("shanten-v1+rule", np.stack(base), mask)
+    assert np.array_equal(augment("shanten-v1+rule", np.stack(env_obs), mask), want)
+    assert augment("shanten-v1+rule", want, mask) is want
+    with pytest.raises(ValueError, match="prefix"):
+        augment("shanten-v1+rule", want[:, :90], mask)
+
+
+def test_label_smoothing_spreads_over_legal_actions_only() -> None:
+    from mjenv_agents.train.bc import bc_loss
+
+    torch.manual_seed(0)
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1))
+    d = generate(hands=1, seed=4)
+    obs, mask = torch.from_numpy(d.obs), torch.from_numpy(d.mask)
+    action = torch.from_numpy(d.action.astype(np.int64))
+    plain, right = bc_loss(net, obs, mask, action)
+    smooth, right2 = bc_loss(net, obs, mask, action, 0.1)
+    assert torch.isfinite(smooth) and right == right2
+    logp = torch.log_softmax(net(obs, mask)[0], dim=1)
+    legal = mask != 0
+    spread = (-(logp * legal).sum(1) / legal.sum(1)).mean()
+    assert torch.allclose(smooth, 0.9 * plain + 0.1 * spread)
