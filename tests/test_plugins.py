@@ -85,7 +85,8 @@ def test_the_training_stack_loads_beside_a_foreign_agents_package(
     """)
     done = run_python(code, shadowing_agents, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["['bc_smoke', 'demo', 'long', 'smoke', 'strong']", "smoke.toml"]
+    assert done.stdout.splitlines() == ["['bc_smoke', 'demo', 'long', 'smoke', 'strong']",
+                                        "smoke.toml"]
 
 
 # ------------------------------------------------------------------ a third-party agent
