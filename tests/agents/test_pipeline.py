@@ -23,11 +23,14 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_shipped_configs_parse() -> None:
-    for name in ("smoke", "demo", "long", "strong"):
+    for name in ("smoke", "demo", "long"):
         p = pipeline.load(CONFIGS / f"{name}.toml")
         assert p.bc is not None and p.ppo is not None and p.evaluate is not None
         assert p.ppo.init == str(p.out / "bc" / "final.pt")
         assert p.bc.out == str(p.out / "bc") and p.ppo.out == str(p.out / "ppo")
+    strong = pipeline.load(CONFIGS / "strong.toml")  # the shipped policy: cloning, evaluation
+    assert strong.bc is not None and strong.ppo is None and strong.evaluate is not None
+    assert strong.bc.features == "shanten-v1+rule" and strong.evaluate.deals == 1000
 
 
 def test_shared_keys_and_overrides(tmp_path: Path) -> None:
@@ -90,20 +93,18 @@ def test_smoke_config_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_the_strong_recipe_at_smoke_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                          ) -> None:
-    """configs/strong.toml's stages with tiny budgets: the rule hint planes go through cloning
-    (label smoothing), PPO against ``rule`` (in process here), and the evaluation."""
+    """configs/strong.toml with tiny budgets: the rule hint planes go through cloning (label
+    smoothing) and the evaluation plays the clone."""
     out = tmp_path / "strong"
     argv = ["train", "--config", str(CONFIGS / "strong.toml"), "--out", str(out),
             "--no-progress", "bc.hands=3", f"bc.data={out / 'rule3.npz'}", "bc.workers=1",
-            "bc.epochs=1", "ppo.updates=2", "ppo.value_warmup=1", "ppo.games=4",
-            "ppo.decisions_per_update=64", "ppo.rollout_workers=1", "ppo.eval_deals=1",
-            "ppo.eval_workers=1", "ppo.checkpoint_interval=1",
-            "evaluate.deals=1", "evaluate.workers=1", 'evaluate.opponents=["rule"]']
+            "bc.epochs=1", "evaluate.deals=1", "evaluate.workers=1",
+            'evaluate.opponents=["rule"]']
     assert mjenv_main(argv) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["against"]) == {"rule"}
     from mjenv_agents.policy import load_checkpoint
 
-    net, _ = load_checkpoint(out / "ppo" / "final.pt")
+    net, _ = load_checkpoint(out / "bc" / "final.pt")
     assert net.config.features == "shanten-v1+rule" and net.config.input_planes == 86 + 21
     assert "score difference" in capsys.readouterr().out
