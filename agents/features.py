@@ -38,17 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mjenv.actions import (
-    ADDED_KONG_BASE,
-    CHOW_BASE,
-    CONCEALED_KONG_BASE,
-    DISCARD_BASE,
-    KONG_BASE,
-    PASS,
-    PUNG_BASE,
-    WIN,
-    decode_chow,
-)
+from mjenv.actions import K_CHOW, K_DISCARD, K_PASS, K_PUNG, K_WIN, decode, decode_chow
 from mjenv.encoders.default import HAND, NUM_CHANNELS, S_MELD_COUNT, SCALARS, UNSEEN
 from mjenv.encoders.shanten_planes import ShantenPlanes
 from mjenv.tiles import NUM_KINDS
@@ -144,19 +134,17 @@ def rule_planes(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
     planes[_rule_plane(int(_RULE[0].act(obs, np.asarray(mask))))] = 1.0
 
 
+_RULE_PLANE_OF_KIND = {K_DISCARD: 0, K_PUNG: 1, K_CHOW: 2}
+"""Action kind -> its plane in the ``rule`` part; every kind of kong: 3."""
+
+
 def _rule_plane(action: int) -> tuple[int, int | slice]:
     """(plane, tile or every tile) of ``action`` in the ``rule`` part."""
-    if action == WIN:
+    kind, tile = decode(action)
+    if kind == K_WIN:
         return 4, slice(None)
-    if action == PASS:
+    if kind == K_PASS:
         return 5, slice(None)
-    if action < CHOW_BASE:
-        return 0, action - DISCARD_BASE
-    if action < PUNG_BASE:
-        return 2, decode_chow(action)[0]
-    if action < KONG_BASE:
-        return 1, action - PUNG_BASE
-    for base in (KONG_BASE, CONCEALED_KONG_BASE, ADDED_KONG_BASE):
-        if base <= action < base + NUM_KINDS:
-            return 3, action - base
-    raise ValueError(f"action {action} is outside the action space")
+    if kind == K_CHOW:
+        return 2, decode_chow(action)[0]  # its middle tile: the claimed one is the discard
+    return _RULE_PLANE_OF_KIND.get(kind, 3), tile
