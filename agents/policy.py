@@ -236,8 +236,11 @@ def load_checkpoint(path: StrPath, device: str | torch.device = "cpu",
     weights)."""
     try:
         data = torch.load(os.fspath(path), map_location=device, weights_only=True)
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise  # the file itself cannot be opened: the caller's message says so
     except (pickle.UnpicklingError, RuntimeError, KeyError, EOFError, ValueError,
-            AttributeError, IndexError, TypeError) as exc:  # torch's loader on a bad file
+            AttributeError, IndexError, TypeError, OSError) as exc:
+        # torch's loader on a bad file (OSError: a zip cut short, read past its end)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"{os.fspath(path)}: not a readable torch checkpoint "
                          f"({type(exc).__name__}: {first[:200]})") from None

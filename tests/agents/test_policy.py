@@ -227,6 +227,8 @@ def _corrupt_files(checkpoint: Path, tmp_path: Path) -> dict[str, Path]:
     files = {"junk": b"\x00\x01 this is not a checkpoint " * 40,
              "empty": b"",
              "truncated": checkpoint.read_bytes()[:300],
+             **{f"cut-{k}": checkpoint.read_bytes()[:len(checkpoint.read_bytes()) * k // 16]
+                for k in range(1, 16)},  # a download cut short (an OSError inside torch)
              "pickle": pickle.dumps({"format": "mjenv-policy"}),
              "malicious": pickle.dumps(print)}  # weights_only refuses globals
     paths = {}
