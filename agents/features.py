@@ -148,3 +148,21 @@ def _rule_plane(action: int) -> tuple[int, int | slice]:
     if kind == K_CHOW:
         return 2, decode_chow(action)[0]  # its middle tile: the claimed one is the discard
     return _RULE_PLANE_OF_KIND.get(kind, 3), tile
+
+
+def hint_index(name: str) -> npt.NDArray[np.int64]:
+    """For each of the 235 actions, the cell of a flattened (planes, 34) input of feature set
+    ``name`` that holds 1 when the ``rule`` part names that action (a chow by its middle tile:
+    of the chows sharing it only the one with the discard is legal; a kong by its tile: only
+    one kind is legal at a time)."""
+    from mjenv.actions import NUM_ACTIONS
+
+    parts = FEATURE_PARTS[name]
+    if "rule" not in parts:
+        raise ValueError(f"feature set {name!r} has no rule part")
+    start = NUM_CHANNELS + sum(PART_PLANES[p] for p in parts[:parts.index("rule")])
+    index = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    for action in range(NUM_ACTIONS):
+        plane, tile = _rule_plane(action)
+        index[action] = (start + plane) * NUM_KINDS + (0 if isinstance(tile, slice) else tile)
+    return index

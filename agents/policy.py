@@ -7,8 +7,13 @@ tile axis with the planes as channels:
 
     stem      Conv1d(86 + F -> C, kernel 3, padding 1), GroupNorm, ReLU
     blocks    N x [Conv1d-GroupNorm-ReLU-Conv1d-GroupNorm, + skip, ReLU]   (C channels, 34 wide)
-    policy    flatten (C * 34) -> Linear -> 235 logits, then masked
+    policy    flatten (C * 34) -> Linear -> 235 logits (+ hint, below), then masked
     value     flatten (C * 34) -> Linear -> ReLU -> Linear -> 1 scalar
+
+With ``hint_bias`` (a feature set holding the ``rule`` part, :mod:`mjenv_agents.features`), a
+learned scalar times the rule player's action, read off its hint planes
+(:func:`~mjenv_agents.features.hint_index`), is added to the logits: a clone then copies even
+the actions too rare in its data for the linear head to learn per tile (concealed kongs).
 
 GroupNorm (no BatchNorm, no dropout) makes the network compute the same function in ``train()``
 and ``eval()`` mode, and each row of a batch independently of the others, so batched and
@@ -54,7 +59,7 @@ from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
 from mjenv.tiles import NUM_KINDS
 
-from .features import augment, feature_planes
+from .features import FEATURE_PARTS, augment, feature_planes
 
 CHECKPOINT_FORMAT = "mjenv-policy"
 CHECKPOINT_VERSION = 1
@@ -79,6 +84,9 @@ class PolicyConfig:
     channels: int = 64
     blocks: int = 4
     features: str = "none"
+    hint_bias: bool = False
+    """with a feature set holding the ``rule`` part: add a learned multiple of the rule
+    player's action (read off its planes) to the logits, so that copying it is exact"""
     """planes added to the observation (:mod:`mjenv_agents.features`): ``"none"``,
     ``"shanten-v1"`` or ``"shanten-v1+rule"``"""
 
@@ -95,6 +103,11 @@ class PolicyConfig:
         if not isinstance(self.features, str):
             raise ValueError(f"PolicyConfig.features must be a str, got {self.features!r}")
         feature_planes(self.features)  # ValueError naming the known sets
+        if not isinstance(self.hint_bias, bool):
+            raise ValueError(f"PolicyConfig.hint_bias must be a bool, got {self.hint_bias!r}")
+        if self.hint_bias and "rule" not in FEATURE_PARTS[self.features]:
+            raise ValueError(f"PolicyConfig.hint_bias needs a feature set with the rule part, "
+                             f"not {self.features!r}")
 
     @property
     def input_planes(self) -> int:
@@ -107,7 +120,7 @@ class PolicyConfig:
         if not isinstance(data, Mapping):
             raise ValueError(f"a policy config is a dict, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        data = {"features": "none", **data}  # checkpoints written before features existed
+        data = {"features": "none", "hint_bias": False, **data}  # older checkpoints
         unknown = sorted(set(data) - names)
         missing = sorted(names - set(data))
         if unknown or missing:
@@ -155,6 +168,13 @@ class PolicyNet(nn.Module):
         self.blocks = nn.Sequential(*(_ResidualBlock(c) for _ in range(self.config.blocks)))
         self.policy_head = nn.Linear(c * width, self.config.num_actions)
         self.value_head = nn.Sequential(nn.Linear(c * width, 64), nn.ReLU(), nn.Linear(64, 1))
+        if self.config.hint_bias:
+            from .features import hint_index
+
+            self.hint_scale = nn.Parameter(torch.tensor(5.0))
+            self.hint_index: torch.Tensor
+            self.register_buffer("hint_index", torch.from_numpy(hint_index(self.config.features)),
+                                 persistent=False)
 
     def prepare(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                 ) -> npt.NDArray[np.float32]:
@@ -179,6 +199,9 @@ class PolicyNet(nn.Module):
                              f" got {tuple(mask.shape)}")
         features = self.blocks(self.stem(obs)).flatten(1)
         logits = self.policy_head(features)
+        if self.config.hint_bias:
+            flat = obs.flatten(1)
+            logits = logits + self.hint_scale * flat[:, self.hint_index]
         legal = mask if mask.dtype == torch.bool else mask != 0
         fill = torch.tensor(masked_value(logits.dtype), dtype=logits.dtype, device=logits.device)
         masked = torch.where(legal, logits, fill)

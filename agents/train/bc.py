@@ -141,7 +141,8 @@ class Args:
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
 
     def policy_config(self) -> PolicyConfig:
-        return PolicyConfig(channels=self.channels, blocks=self.blocks, features=self.features)
+        return PolicyConfig(channels=self.channels, blocks=self.blocks, features=self.features,
+                            hint_bias=self.features.endswith("+rule"))
 
 
 def args_from_dict(data: Mapping[str, Any], where: str = "config") -> Args:

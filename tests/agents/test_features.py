@@ -165,3 +165,34 @@ def test_label_smoothing_spreads_over_legal_actions_only() -> None:
     legal = mask != 0
     spread = (-(logp * legal).sum(1) / legal.sum(1)).mean()
     assert torch.allclose(smooth, 0.9 * plain + 0.1 * spread)
+
+
+def test_the_hint_bias_raises_exactly_the_rule_agents_action(greedy_data) -> None:  # type: ignore[no-untyped-def]
+    """``hint_bias``: the cell :func:`hint_index` reads for an action holds 1 exactly when the
+    rule part names that action, among the legal ones, so the bias lifts that logit alone."""
+    from mjenv_agents.features import hint_index
+    from mjenv_agents.rule_based import RuleBasedAgent
+
+    d = greedy_data
+    full = augment("shanten-v1+rule", d.obs, d.mask)
+    lifted = full.reshape(len(d), -1)[:, hint_index("shanten-v1+rule")] * d.mask
+    rule = RuleBasedAgent()
+    for i in range(len(d)):
+        assert np.flatnonzero(lifted[i]).tolist() == [rule.act(d.obs[i], d.mask[i])]
+    with pytest.raises(ValueError, match="no rule part"):
+        hint_index("shanten-v1")
+
+
+def test_a_checkpoint_without_hint_bias_still_loads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from mjenv_agents.policy import load_checkpoint, save_checkpoint
+
+    old = PolicyConfig(channels=8, blocks=1, features="shanten-v1+rule")
+    assert PolicyConfig.from_dict({k: v for k, v in old.__dict__.items()
+                                   if k != "hint_bias"}) == old
+    net = PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1+rule",
+                                 hint_bias=True))
+    save_checkpoint(tmp_path / "h.pt", net)
+    back, _ = load_checkpoint(tmp_path / "h.pt")
+    assert back.config.hint_bias and float(back.hint_scale) == 5.0
+    with pytest.raises(ValueError, match="rule part"):
+        PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1", hint_bias=True))

@@ -114,7 +114,7 @@ def test_save_load_round_trip(checkpoint: Path) -> None:
     raw = torch.load(checkpoint, weights_only=True)
     assert raw["format"] == "mjenv-policy" and raw["version"] == 1
     assert raw["config"] == {"obs_shape": (86, 34), "num_actions": 235, "channels": 16,
-                             "blocks": 2, "features": "none"}
+                             "blocks": 2, "features": "none", "hint_bias": False}
 
 
 def test_checkpoint_without_features_key_loads(tmp_path: Path) -> None:
