@@ -84,11 +84,11 @@ class PolicyConfig:
     channels: int = 64
     blocks: int = 4
     features: str = "none"
+    """planes added to the observation (:mod:`mjenv_agents.features`): ``"none"``,
+    ``"shanten-v1"`` or ``"shanten-v1+rule"``"""
     hint_bias: bool = False
     """with a feature set holding the ``rule`` part: add a learned multiple of the rule
     player's action (read off its planes) to the logits, so that copying it is exact"""
-    """planes added to the observation (:mod:`mjenv_agents.features`): ``"none"``,
-    ``"shanten-v1"`` or ``"shanten-v1+rule"``"""
 
     def __post_init__(self) -> None:
         shape = self.obs_shape
