@@ -107,4 +107,5 @@ def test_the_strong_recipe_at_smoke_size(tmp_path: Path, capsys: pytest.CaptureF
 
     net, _ = load_checkpoint(out / "bc" / "final.pt")
     assert net.config.features == "shanten-v1+rule" and net.config.input_planes == 86 + 21
+    assert net.config.hint_bias
     assert "score difference" in capsys.readouterr().out
