@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import re
 import subprocess
 import sys
@@ -49,8 +50,13 @@ def rate(metrics: Path, decisions: int) -> float:
 
 
 def run(args: list[str]) -> None:
-    subprocess.run([sys.executable, "-m", *args], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
+    """``python -m MODULE ARGS...`` tied to this process (mjenv.procs.die_with_parent: it ends
+    with this script, ``kill -9`` included)."""
+    module, *rest = args
+    code = ("import runpy, sys\nfrom mjenv.procs import die_with_parent\n"
+            f"die_with_parent({os.getpid()})\nsys.argv = {[module, *rest]!r}\n"
+            f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
 
 
 def main(argv: list[str] | None = None) -> int:
