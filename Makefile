@@ -6,17 +6,17 @@
 #   make wheel-smoke build the wheel, install it in a fresh venv outside the repo, use it (CI)
 #   make acceptance  every acceptance check at full size; writes its numbers to docs/
 #   make eval-pretrained  evaluate the shipped policy (spec pretrained) as docs/training.md reports it
-#   make bench       the fan calculator, shanten and engine benchmarks (print; do not write docs/)
+#   make bench       the fan calculator, shanten, engine and baselines benchmarks (print; do not write docs/)
 #   make fuzz        fuzz every entry point that reads outside input for FUZZ_SECONDS (CI)
 #   make test-integrations  install the RL libraries' extras, test the adapters and examples (CI)
 
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-# The install is redone when pyproject.toml, setup.py or a module of mjenv changes: the modules
+# The install is redone when pyproject.toml, setup.py or a module of mjenv or agents changes: the modules
 # that setup.py compiles with mypyc sit beside their sources and would otherwise shadow an edit.
 STAMP := $(VENV)/.installed
-SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py)
+SOURCES := $(wildcard mjenv/*.py mjenv/*/*.py) agents/observation.py agents/rule_based.py
 
 .PHONY: install demo fan-demo test lint wheel-smoke acceptance bench fuzz test-integrations clean \
 	eval-pretrained
@@ -71,11 +71,13 @@ acceptance: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_fans.py --pure --write-docs
 	$(BIN)/python scripts/bench_shanten.py --pure --write-docs
 	$(BIN)/python scripts/bench_engine.py --write-docs
+	$(BIN)/python scripts/bench_agents.py --rounds 9 --write-docs
 
 bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_fans.py
 	$(BIN)/python scripts/bench_shanten.py
 	$(BIN)/python scripts/bench_engine.py
+	$(BIN)/python scripts/bench_agents.py
 
 # the RL libraries' adapters and examples (mjenv.integrations, examples/): their extras, then
 # their tests, which fail (not skip) when a library is missing

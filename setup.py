@@ -8,7 +8,8 @@ seat views, the events and the default encoder followed (issue 15): a random-pla
 and 35 µs as plain Python (scripts/bench_env.py --pure). The batch's game slots and shards
 (mjenv.vector) are compiled too: their per-game loop runs once per decision. The
 ``mjenv-v1+shanten`` planes followed: with :func:`mjenv.shanten.discard_outcomes` they cost
-about 30 µs a decision compiled (250 µs before; about 80 µs as plain Python). Set
+about 30 µs a decision compiled (250 µs before; about 80 µs as plain Python). The ``rule``
+baseline and the observation reader of the baselines followed (``COMPILED_AGENT_MODULES``). Set
 MJENV_PURE_PYTHON=1, or lack a C compiler, and the package installs as plain Python.
 
 ``--ignore-missing-imports`` (with the other ``BUILD_FLAGS``): mypyc type-checks every module the
@@ -19,7 +20,9 @@ build would silently compile nothing.
 """
 
 import os
+import shutil
 import sys
+from pathlib import Path
 
 from setuptools import setup
 
@@ -40,6 +43,37 @@ COMPILED_MODULES = [
     "mjenv/vector/shard.py",
 ]
 
+COMPILED_AGENT_MODULES = [
+    "agents/observation.py",
+    "agents/rule_based.py",
+]
+"""The baselines' hot modules: the ``rule`` player and the observation reader the baselines
+share. PPO's rollouts, the arena and every evaluation play ``rule`` by the thousand (issue 15: it
+took most of a rollout's time); compiled, a decision costs 1.1-1.5x less (scripts/bench_agents.py).
+``greedy`` is not compiled: it spends its time in the compiled shanten functions already, and
+compiling it measured no gain. They live in agents/ but install as ``mjenv_agents``,
+and mypyc names a module after its path, so they are compiled through a link named
+``mjenv_agents`` (:func:`agent_sources`)."""
+
+AGENT_LINK = Path("build") / "mypyc-src" / "mjenv_agents"
+
+
+def agent_sources() -> list[str]:
+    """The paths of ``COMPILED_AGENT_MODULES`` under ``AGENT_LINK``, a link to agents/ (a copy
+    where links cannot be made), so that mypyc compiles them as ``mjenv_agents.*``."""
+    agents = Path("agents").resolve()
+    if AGENT_LINK.is_symlink() or AGENT_LINK.is_file():
+        AGENT_LINK.unlink()
+    elif AGENT_LINK.is_dir():
+        shutil.rmtree(AGENT_LINK)
+    AGENT_LINK.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        AGENT_LINK.symlink_to(agents, target_is_directory=True)
+    except OSError:
+        shutil.copytree(agents, AGENT_LINK)
+    return [str(AGENT_LINK / Path(m).name) for m in COMPILED_AGENT_MODULES]
+
+
 BUILD_FLAGS = ["--ignore-missing-imports", "--allow-subclassing-any", "--no-warn-return-any",
                "--no-warn-unused-ignores"]
 """mypy options for the build's own type check (``make lint`` stays strict). Without numpy and
@@ -53,7 +87,8 @@ if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
     try:
         from mypyc.build import mypycify
 
-        ext_modules = mypycify([*BUILD_FLAGS, *COMPILED_MODULES], opt_level="3")
+        ext_modules = mypycify([*BUILD_FLAGS, *COMPILED_MODULES, *agent_sources()],
+                               opt_level="3")
         for extension in ext_modules:
             extension.optional = True  # a failed C build leaves the plain Python modules
     except (Exception, SystemExit) as err:  # no mypyc, or its type check failed (it exits):

@@ -109,6 +109,14 @@ class PolicyConfig:
             raise ValueError(f"PolicyConfig.hint_bias needs a feature set with the rule part, "
                              f"not {self.features!r}")
 
+    @classmethod
+    def fresh(cls, channels: int, blocks: int, features: str) -> PolicyConfig:
+        """A new network's shape: with a feature set holding the ``rule`` part it gets the hint
+        bias, so that a clone copies even the rule player's rare actions (BC and PPO both
+        start from this)."""
+        return cls(channels=channels, blocks=blocks, features=features,
+                   hint_bias="rule" in FEATURE_PARTS.get(features, ()))
+
     @property
     def input_planes(self) -> int:
         """Planes the network reads: the observation's plus the features'."""

@@ -64,6 +64,7 @@ from collections.abc import Callable, Sequence
 from itertools import permutations
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from mjenv.actions import (
     ADDED_KONG_BASE,
@@ -148,6 +149,7 @@ def _neighbours(t: int) -> tuple[int, ...]:
 _NEAR = [_neighbours(t) for t in range(T)]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); subclass it freely
 class RuleBasedAgent:
     """See the module docstring."""
 

@@ -17,6 +17,7 @@ from types import ModuleType
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mjenv"
+AGENTS = PACKAGE.parent / "agents"  # installs as mjenv_agents; its hot modules are compiled too
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -24,7 +25,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # background (`cmd &` in a script) leaves SIGINT ignored, and an ignored signal stays
     # ignored in every child; Python's own handler here makes children start with the default.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    for built in PACKAGE.rglob("*.so"):
+    for built in [*PACKAGE.rglob("*.so"), *AGENTS.rglob("*.so")]:
         source = built.with_name(built.name.split(".")[0] + ".py")
         if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
             pytest.exit(

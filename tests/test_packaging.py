@@ -148,9 +148,14 @@ def test_the_build_type_check_passes_without_numpy_and_gymnasium(tmp_path: Path)
     python = bare / "bin" / "python"
     assert subprocess.run([str(python), "-c", "import numpy"], capture_output=True,
                           check=False).returncode != 0
+    link = tmp_path / "src" / "mjenv_agents"  # as setup.py's agent_sources: mjenv_agents.*
+    link.parent.mkdir()
+    link.symlink_to(ROOT / "agents", target_is_directory=True)
+    agents = [str(link / Path(m).name) for m in _setup_list("COMPILED_AGENT_MODULES")]
+    assert agents
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--python-executable", str(python),
          "--cache-dir", str(tmp_path / "cache"), *_setup_list("BUILD_FLAGS"),
-         *_setup_list("COMPILED_MODULES")],
+         *_setup_list("COMPILED_MODULES"), *agents],
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

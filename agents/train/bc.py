@@ -67,7 +67,6 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ..features import FEATURE_PARTS
 from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
 from . import common
 from . import dataset as ds
@@ -142,11 +141,8 @@ class Args:
         require(self, self.rules in ("mcr", "botzone"), "rules", "'mcr' or 'botzone'")
 
     def policy_config(self) -> PolicyConfig:
-        """A fresh network's shape; with the ``rule`` hint part it gets the hint bias, so that
-        the clone copies even the teacher's rare actions (mjenv_agents.policy)."""
-        parts = FEATURE_PARTS.get(self.features, ())
-        return PolicyConfig(channels=self.channels, blocks=self.blocks, features=self.features,
-                            hint_bias="rule" in parts)
+        """A fresh network's shape (:meth:`PolicyConfig.fresh`)."""
+        return PolicyConfig.fresh(self.channels, self.blocks, self.features)
 
 
 def args_from_dict(data: Mapping[str, Any], where: str = "config") -> Args:

@@ -873,8 +873,7 @@ def make_net(args: Args) -> PolicyNet:
         net, _ = load_checkpoint(args.init)
         return net
     torch.manual_seed(args.seed)
-    return PolicyNet(PolicyConfig(channels=args.channels, blocks=args.blocks,
-                                  features=args.features))
+    return PolicyNet(PolicyConfig.fresh(args.channels, args.blocks, args.features))
 
 
 def _pool_paths(args: Args, out: Path, update: int) -> list[Path]:

@@ -233,3 +233,12 @@ def test_devices(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="asked for"):
         ppo.train(_args(tmp_path / "gpu", device="cuda"))
     assert not (tmp_path / "gpu").exists()
+
+
+def test_a_fresh_network_gets_the_hint_bias_with_the_rule_features() -> None:
+    """PPO without ``init`` builds its network as cloning does (PolicyConfig.fresh): the hint
+    bias comes with a feature set holding the rule part, and only then."""
+    hinted = ppo.make_net(ppo.Args(features="shanten-v1+rule", channels=4, blocks=1))
+    assert hinted.config.hint_bias
+    plain = ppo.make_net(ppo.Args(features="shanten-v1", channels=4, blocks=1))
+    assert not plain.config.hint_bias

@@ -4,6 +4,7 @@ playing whole games through the protocol's text only, and the command line."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -191,9 +192,14 @@ def test_the_upload_zip_runs_as_a_bot(tmp_path: Path, policy_path: str) -> None:
     assert "mjenv_agents/greedy.py" in names and "mjenv/agent.py" in names
     assert not any(n.startswith("agents/") or ".dist-info/" in n for n in names)
     assert "SPEC = 'mjenv_agents.greedy:GreedyShantenAgent'" in main
+    assert "mypy_extensions.py" in names  # Botzone has numpy (and torch), not this dependency
     request = json.dumps({"requests": ["0 3 1"], "responses": []})
+    missing = tmp_path / "botzone-python"  # a mypy_extensions that fails unless the zip's is used
+    missing.mkdir()
+    (missing / "mypy_extensions.py").write_text("raise ImportError('not on Botzone')\n")
     done = subprocess.run([sys.executable, str(out)], input=request + "\n", text=True,
-                          capture_output=True, timeout=120, cwd=tmp_path)
+                          capture_output=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(missing)})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"response": "PASS"}
     write_zip(f"policy:{policy_path} greedy=True", out, keep_running=False)
