@@ -11,12 +11,10 @@ install is itself plain Python, both sides are.)
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.fresh_python import run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = ("mjenv_agents.observation", "mjenv_agents.rule_based")
@@ -55,15 +53,7 @@ print(json.dumps(out))
 
 
 def _play(pythonpath: Path | None) -> dict[str, object]:
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    done = subprocess.run([sys.executable, "-c", SCRIPT, *COMPILED], cwd=pythonpath or ROOT,
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return run_json(SCRIPT, list(COMPILED), pythonpath, pythonpath or ROOT)
 
 
 def test_pure_python_baselines_play_as_the_compiled_ones(tmp_path: Path) -> None:

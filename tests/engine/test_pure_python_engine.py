@@ -13,12 +13,10 @@ Python, both sides are.)
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.fresh_python import run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = ("mjenv.engine.events", "mjenv.engine.game", "mjenv.engine.legal",
@@ -72,15 +70,7 @@ print(json.dumps(out))
 
 
 def _play(pythonpath: Path | None, cwd: Path) -> dict[str, object]:
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    done = subprocess.run([sys.executable, "-c", SCRIPT, "7", *COMPILED], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return run_json(SCRIPT, ["7", *COMPILED], pythonpath, cwd)
 
 
 def test_pure_python_sources_play_the_same_games_as_the_install(tmp_path: Path) -> None:
