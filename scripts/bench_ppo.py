@@ -11,10 +11,13 @@ counted, so start-up and that evaluation are left out. The logged
 
 The network starts from ``--init``, a checkpoint of long.toml's shape (32 channels, 2 blocks,
 ``shanten-v1``). Without one, a short cloning run (100 hands of ``rule``, one epoch) makes it;
-the weights barely change the speed. To measure "before", run the same command with the older
-code first on the import path and the same ``--init``: ``git worktree add /tmp/old REV``, a
-folder holding a link ``mjenv_agents -> /tmp/old/agents``, and
-``PYTHONPATH=FOLDER:/tmp/old``; the runs are subprocesses that inherit it.
+the weights barely change the speed. To measure "before", run a copy of this script from a
+worktree of the older code, with that code first on the import path and the same ``--init``:
+``git worktree add /tmp/old REV``, its compiled modules built there (``python setup.py
+build_ext --inplace``), a folder holding a link ``mjenv_agents -> /tmp/old/agents``, and
+``PYTHONPATH=FOLDER:/tmp/old``. The runs are subprocesses started in the script's repository
+(``python -c`` puts that folder first on their import path), so a run from this repository
+would import this ``mjenv`` whatever ``PYTHONPATH`` says. docs/benchmarks.md has the commands.
 """
 
 from __future__ import annotations
