@@ -29,7 +29,7 @@ import math
 import statistics
 import sys
 import time
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -69,7 +69,7 @@ class Guarded(RuleBasedAgent):
     def _threat(self, f: Facts) -> float:
         return 1.0
 
-    def _best_discard(self, counts: list[int], melds: MeldList, discards: Any
+    def _best_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
                       ) -> tuple[int, float, bool]:
         safe = [t for t in set(discards) if t not in self.danger]
         return super()._best_discard(counts, melds, safe or list(discards))

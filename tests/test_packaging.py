@@ -7,7 +7,6 @@ that catch the usual slip (a new package folder not added to the explicit list) 
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 import subprocess
@@ -18,6 +17,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+
+from tests.setup_lists import setup_list
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -125,19 +126,6 @@ def test_a_checkpoint_saved_under_the_old_name_loads(tmp_path: Path) -> None:
     agent.reset(0, seed=1)
 
 
-def _setup_list(name: str) -> list[str]:
-    """A list literal assigned to ``name`` in setup.py (read, not run: importing setup.py
-    would run setuptools)."""
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == name):
-            value = ast.literal_eval(node.value)
-            assert isinstance(value, list)
-            return [str(v) for v in value]
-    raise AssertionError(f"setup.py has no {name}")
-
-
 def test_the_build_type_check_passes_without_numpy_and_gymnasium(tmp_path: Path) -> None:
     """An isolated build type-checks the compiled modules before numpy and gymnasium are
     installed; if that check fails, setup.py installs plain Python without a word (CI's fresh
@@ -151,11 +139,11 @@ def test_the_build_type_check_passes_without_numpy_and_gymnasium(tmp_path: Path)
     link = tmp_path / "src" / "mjenv_agents"  # as setup.py's agent_sources: mjenv_agents.*
     link.parent.mkdir()
     link.symlink_to(ROOT / "agents", target_is_directory=True)
-    agents = [str(link / Path(m).name) for m in _setup_list("COMPILED_AGENT_MODULES")]
+    agents = [str(link / Path(m).name) for m in setup_list("COMPILED_AGENT_MODULES")]
     assert agents
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--python-executable", str(python),
-         "--cache-dir", str(tmp_path / "cache"), *_setup_list("BUILD_FLAGS"),
-         *_setup_list("COMPILED_MODULES"), *agents],
+         "--cache-dir", str(tmp_path / "cache"), *setup_list("BUILD_FLAGS"),
+         *setup_list("COMPILED_MODULES"), *agents],
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

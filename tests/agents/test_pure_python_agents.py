@@ -15,9 +15,10 @@ import shutil
 from pathlib import Path
 
 from tests.fresh_python import run_json
+from tests.setup_lists import compiled_agent_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPILED = ("mjenv_agents.observation", "mjenv_agents.rule_based")
+COMPILED = compiled_agent_modules()
 
 SCRIPT = r"""
 import hashlib, importlib, json, sys
