@@ -86,7 +86,8 @@ MJENV_LAYERS: dict[str, set[str]] = {
 }
 
 # third-party packages mjenv may import (the standard library is always allowed)
-MJENV_THIRD_PARTY = {"numpy", "matplotlib", "tqdm", "ray"}  # the last three: the arena
+# matplotlib, tqdm and ray: the arena; mypy_extensions: mypyc_attr (the events are acyclic)
+MJENV_THIRD_PARTY = {"numpy", "matplotlib", "tqdm", "ray", "mypy_extensions"}
 # module prefix -> declared dependencies it still may not import. The calculator is plain
 # Python (compiled by mypyc, which type-checks it before numpy is installed); the hand
 # generator, which needs numpy, is mjenv.testing.

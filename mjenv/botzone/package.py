@@ -5,7 +5,7 @@ Botzone runs a Python bot uploaded as a zip by executing the zip, whose root mus
 that defines the agent (``mjenv_agents`` for the baselines, a third-party package for its own
 agent; plain Python: the compiled modules are a build of this machine and are left out, so the
 bot runs on any Python 3.11+ with numpy — and torch for a policy — plus the one-file
-``mypy_extensions`` that the baselines import), and a generated
+``mypy_extensions`` that the engine's events and the baselines import), and a generated
 ``__main__.py`` that runs the bot with the agent spec fixed at build time.
 
 The spec is written into the zip resolved, as ``package.module:Class key=value ...``: Botzone
@@ -85,7 +85,7 @@ def write_zip(spec: str, out: str | Path, *, keep_running: bool = True,
     factory = load_factory(spec, path)  # the agent must at least import here
     top = path.partition(":")[0].split(".")[0]
     files = _sources("mjenv") + ([] if top == "mjenv" else _sources(top))
-    files += _sources("mypy_extensions")  # a dependency (the baselines' mypyc_attr), one file
+    files += _sources("mypy_extensions")  # a dependency (mypyc_attr), one file
     checkpoint: str | None = None
     packaged = getattr(factory, "packaged_checkpoint", None)  # an agent that ships its own
     source: Path | None = None
