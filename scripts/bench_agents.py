@@ -1,7 +1,7 @@
 """The baselines' cost per decision: ``random``, ``greedy`` and ``rule`` as installed (compiled by
 mypyc where the build could) and from their plain Python sources, on the same decisions.
 
-    python scripts/bench_agents.py [--hands 40] [--rounds 5] [--write-docs]
+    python scripts/bench_agents.py [--hands 40] [--rounds 5] [--write-docs [PATH]]
 
 The decisions are recorded once: every decision of every seat in ``--hands`` hands of four
 ``rule`` players (mcr, seeds 0..hands-1), observation and mask. Each build then times
@@ -10,7 +10,8 @@ of its own: the installed package, and a copy of the baselines' ``.py`` files (n
 file) put first on the import path (the env stays as installed; only the agents differ). The
 figure is the median over rounds of the mean microseconds per decision. The agents' answers
 are the same in both builds (tests/agents/test_pure_python_agents.py checks it).
-``--write-docs`` rewrites the section between the bench_agents markers of docs/benchmarks.md.
+``--write-docs`` rewrites the section between the bench_agents markers of docs/benchmarks.md
+(or of PATH).
 """
 
 from __future__ import annotations
@@ -48,15 +49,10 @@ def record(hands: int, path: Path) -> int:
         players = [RuleBasedAgent() for _ in range(4)]
         for seat, player in enumerate(players):
             player.reset(seat, seed=hand)
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
+        for seat, obs in benchkit.live_turns(env):
             observations.append(obs["observation"])
             masks.append(obs["action_mask"])
-            env.step(players[env.agents.index(agent)].act(obs["observation"],
-                                                          obs["action_mask"]))
+            env.step(players[seat].act(obs["observation"], obs["action_mask"]))
     np.savez(path, observation=np.stack(observations), action_mask=np.stack(masks))
     return len(masks)
 
@@ -123,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--hands", type=int, default=40, help="hands of rule play to record")
     p.add_argument("--rounds", type=int, default=5, help="timing rounds per build")
-    p.add_argument("--write-docs", action="store_true", help="rewrite the docs section")
+    p.add_argument("--write-docs", nargs="?", const=str(DOCS), default=None, metavar="PATH",
+                   help="rewrite this script's section of PATH (default docs/benchmarks.md)")
     args = p.parse_args(argv)
     if args.hands < 1 or args.rounds < 1:
         p.error("--hands and --rounds must be positive")
@@ -144,9 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:7s} compiled {c_us[name]:8.0f} µs   plain Python {p_us[name]:8.0f} µs   "
               f"{p_us[name] / c_us[name]:.2f}×")
     if args.write_docs:
-        benchkit.write_marked_section(DOCS, section(args.hands, decisions, args.rounds, c_us,
-                                                    p_us, built), BEGIN, END)
-        print(f"wrote {DOCS}")
+        out = Path(args.write_docs)
+        benchkit.write_marked_section(out, section(args.hands, decisions, args.rounds, c_us,
+                                                   p_us, built), BEGIN, END)
+        print(f"wrote {out}")
     return 0
 
 

@@ -29,7 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -306,3 +306,15 @@ def kept_sections(path: Path) -> str:
     for match in re.finditer(r"<!-- (\S+): begin.*?<!-- \1: end -->\n?", old, re.S):
         kept.append(match.group(0))
     return "".join("\n" + k for k in kept)
+
+
+def live_turns(env: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The AEC loop of one hand of ``env`` (a ``raw_env``, reset by the caller): yields (seat,
+    observation dict) for each seat to act, which the caller answers with ``env.step(action)``
+    before asking for the next; a finished seat's ``None`` step is taken here."""
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        yield env.agents.index(agent), obs

@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
+from benchkit import live_turns
 
 from mjenv import raw_env
 from mjenv.actions import DISCARD_BASE, WIN
@@ -84,12 +85,7 @@ def play(seed: int, guarded: int | None, waits: str) -> HandResult:
     players = [Guarded() if s == guarded else RuleBasedAgent() for s in range(4)]
     for s, player in enumerate(players):
         player.reset(s, seed=seed)
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = env.agents.index(agent)
+    for seat, obs in live_turns(env):
         player = players[seat]
         if isinstance(player, Guarded):
             assert env.game is not None

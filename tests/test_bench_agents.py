@@ -8,21 +8,15 @@ from types import ModuleType
 
 import pytest
 
+from tests.bench_docs import write_section_twice
+
 
 def test_bench_agents_smoke(load_script: Callable[[str], ModuleType], tmp_path: Path,
-                            monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_script("bench_agents")
-    doc = tmp_path / "benchmarks.md"
-    doc.write_text("# Benchmarks\n\nother text\n")
-    monkeypatch.setattr(bench, "DOCS", doc)
-    for _ in range(2):  # the second run replaces the section
-        assert bench.main(["--hands", "1", "--rounds", "1", "--write-docs"]) == 0
-    text = doc.read_text()
-    assert text.startswith("# Benchmarks\n\nother text\n")
-    assert text.count(bench.BEGIN) == 1 and text.count(bench.END) == 1
+    section = write_section_twice(bench, ["--hands", "1", "--rounds", "1"], tmp_path)
     for name in bench.AGENTS:
-        assert f"| `{name}` |" in text
+        assert f"| `{name}` |" in section
     assert "plain Python" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bench.main(["--hands", "0"])
