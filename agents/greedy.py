@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from mjenv.shanten import analyze_counts, shanten_counts
+from mjenv.shanten import analyze_counts, discard_outcomes, shanten_counts
 from mjenv.tiles import NUM_KINDS
 
 from .observation import (
@@ -108,7 +108,7 @@ class GreedyShantenAgent:
         how much a claim must lower the shanten (default 1).
     ``useful_ties``
         break discard ties by the unseen useful tiles (default True; False: preference
-        order only, about twice as fast).
+        order only, a fifth faster).
     ``check_points``
         declare a Win only if it also reaches 8 points by :func:`mjenv.fans.calculate`
         (default False; for ``false_win="penalize"``, see the module docstring).
@@ -178,26 +178,29 @@ class GreedyShantenAgent:
     def best_discard(self, hand: list[int], n_melds: int, candidates: list[int],
                      f: Facts) -> tuple[int, int]:
         """(tile, shanten left) of the best discard among ``candidates`` from the 14-form
-        ``hand`` (34 counts) with ``n_melds`` melds; ``f`` gives the unseen counts and winds."""
-        counts = hand[:]
-        scored: list[tuple[int, int]] = []
-        best = 99
-        for t in candidates:
-            counts[t] -= 1
-            s = shanten_counts(counts, n_melds)
-            counts[t] += 1
-            scored.append((s, t))
-            if s < best:
-                best = s
-        ties = [t for s, t in scored if s == best]
+        ``hand`` (34 counts) with ``n_melds`` melds; ``f`` gives the unseen counts and winds.
+
+        One :func:`~mjenv.shanten.discard_outcomes` call gives the shanten after every discard
+        and the useful tiles after each best one, sharing the hand's analysis across its
+        discards (about a quarter of the cost of one shanten and one analysis per discard,
+        with the same values)."""
+        after, useful_after = discard_outcomes(hand, n_melds, self.useful_ties)
+        shanten_of = dict(after)
+        best = min(shanten_of[t] for t in candidates)
+        ties = [t for t in candidates if shanten_of[t] == best]
         if len(ties) > 1 and self.useful_ties:
+            # the useful tiles come for the discards at the best shanten of all held kinds,
+            # which is ``best`` whenever every held kind may be discarded (always in MCR)
+            useful_of = dict(useful_after)
             unseen = f.unseen
             top = -1
             kept: list[int] = []
             for t in ties:
-                counts[t] -= 1
-                useful = analyze_counts(counts, n_melds).useful
-                counts[t] += 1
+                useful = useful_of.get(t)
+                if useful is None:  # a best held kind is not a candidate: analyse this one
+                    counts = hand[:]
+                    counts[t] -= 1
+                    useful = analyze_counts(counts, n_melds).useful
                 n = sum(unseen[u] for u in useful)
                 if n > top:
                     top, kept = n, [t]

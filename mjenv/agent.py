@@ -9,7 +9,10 @@ An agent is any object with
     array for the agent's seat, ``action_mask`` its 235 int8 legal-action mask;
 
 and optionally ``act_batch(observations, action_masks) -> sequence of ints`` for many decisions
-at once (stacked arrays), which :func:`act_batch` uses when present, and
+at once (stacked arrays), which :func:`act_batch` uses when present; ``batch_safe``, true when
+each row of ``act_batch`` depends on that row's observation and mask alone (whatever game, seat
+or ``reset`` it came from: a network's argmax), which lets the arena hand it the decisions of a
+deal's games side by side (mjenv.arena.play); and
 ``observe_events(events, view)``, which the arena calls before every decision of any seat with
 the events of the hand the agent's seat may see that it has not been shown yet (redacted:
 mjenv.engine.events.view) and that seat's :class:`~mjenv.engine.seat_view.SeatView` after them

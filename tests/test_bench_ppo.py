@@ -27,6 +27,19 @@ def test_the_config_is_long_tomls_ppo_table(bench: ModuleType, tmp_path: Path) -
         assert mine[key] == long[key], key
 
 
+def test_the_full_stage_is_long_tomls_table_unchanged(bench: ModuleType, tmp_path: Path) -> None:
+    long = tomllib.loads((Path(bench.ROOT) / "configs" / "long.toml").read_text())["ppo"]
+    text = bench.ppo_config(tmp_path / "init.pt", None)
+    mine = tomllib.loads(text)
+    assert mine.pop("init") == str(tmp_path / "init.pt")
+    assert mine.pop("seed") == 1 and mine.pop("threads") == 1
+    assert mine == long
+    assert bench.setting(text, "updates") == long["updates"]
+    assert bench.setting(text, "decisions_per_update") == long["decisions_per_update"]
+    with pytest.raises(ValueError, match="no missing"):
+        bench.setting(text, "missing")
+
+
 def test_the_rate_spans_first_to_last_update(bench: ModuleType, tmp_path: Path) -> None:
     metrics = tmp_path / "metrics.csv"
     metrics.write_text("step,time\n1,100.0\n2,104.0\n3,108.0\n")

@@ -89,7 +89,7 @@ import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -103,7 +103,7 @@ from mjenv.vector.options import EnvOptions
 from mjenv.vector.slot import GameSlot
 
 from ..features import feature_encoder
-from ..policy import PolicyConfig, PolicyNet, load_checkpoint, save_checkpoint
+from ..policy import PolicyConfig, PolicyNet, inference_conv, load_checkpoint, save_checkpoint
 from . import common
 from .common import latest_checkpoint, require
 
@@ -442,7 +442,7 @@ class Rollout:
     def _sample(self, net: PolicyNet, obs_np: np.ndarray, mask_np: np.ndarray,
                 ) -> tuple[list[int], list[float], list[float]]:
         device = next(net.parameters()).device
-        with _inference_conv(len(obs_np), device):
+        with inference_conv(len(obs_np), device):
             logits, value = net(torch.from_numpy(obs_np).to(device),
                                 torch.from_numpy(mask_np).to(device))
         logp = torch.log_softmax(logits.float(), dim=1).cpu()
@@ -485,29 +485,6 @@ class Rollout:
 
     def close(self) -> None:
         pass
-
-
-NATIVE_CONV_ROWS = (2, 8)
-"""Batch sizes (least, most) at which the rollout's CPU inference runs torch's native
-convolution instead of oneDNN's: a pool snapshot's batch is a few rows, where oneDNN's
-convolution costs 60-90 µs a call in set-up and the native one about half of it (measured on
-the development machine, torch 2.13, one thread; from about 14 rows on oneDNN is faster, and
-at one row it has a fast path of its own). The same function in another summation order:
-logits agree to about 1e-7."""
-
-
-@contextlib.contextmanager
-def _inference_conv(rows: int, device: torch.device) -> Iterator[None]:
-    """The convolution for a CPU inference batch of ``rows`` (:data:`NATIVE_CONV_ROWS`)."""
-    low, high = NATIVE_CONV_ROWS
-    if device.type != "cpu" or not low <= rows <= high or not torch.backends.mkldnn.enabled:
-        yield
-        return
-    torch.backends.mkldnn.enabled = False  # type: ignore[assignment]  # a ContextProp
-    try:
-        yield
-    finally:
-        torch.backends.mkldnn.enabled = True  # type: ignore[assignment]
 
 
 def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:

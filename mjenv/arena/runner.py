@@ -33,7 +33,7 @@ from typing import Any
 
 from mjenv.agent import Agent
 from mjenv.arena.config import ArenaConfig, Task
-from mjenv.arena.play import Failure, build_agent, play_game, use_agents
+from mjenv.arena.play import Failure, batched_specs, build_agent, play_deal, use_agents
 from mjenv.arena.records import FOLDER, RecordSelection, parse_records, record_name
 from mjenv.arena.stats import summarize, table
 from mjenv.arena.store import RunFolder
@@ -56,8 +56,19 @@ Stream = Generator[list[Played], None, None]
 
 def play_chunk(config: ArenaConfig, tasks: Sequence[Task],
                records: RecordSelection | None = None) -> list[Played]:
-    """Play ``tasks`` in this process; (key, rows, penalties, record) per game, in order."""
-    return [(t.key, *play_game(config, t, records)) for t in tasks]
+    """Play ``tasks`` in this process, deal by deal (:func:`~mjenv.arena.play.play_deal`);
+    (key, rows, penalties, record) per game, in order."""
+    played: list[Played] = []
+    start = 0
+    while start < len(tasks):
+        end = start + 1
+        while end < len(tasks) and tasks[end].deal == tasks[start].deal:
+            end += 1
+        deal = tasks[start:end]
+        played += [(t.key, *p) for t, p in zip(deal, play_deal(config, deal, records),
+                                                 strict=True)]
+        start = end
+    return played
 
 
 def _run_inline(config: ArenaConfig, chunks: list[list[Task]],
@@ -196,13 +207,18 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
         _import_ray()
     agents = build_agents(config)
     folder = RunFolder.open(out, config, records)
+    together = bool(batched_specs(agents))
     if backend == "process" and workers == 1:
         use_agents(agents)  # played here: no second load of a checkpoint
     del agents  # on workers, each builds its own: free this process's copies
     todo = [t for t in config.tasks() if t.key not in folder.done]
+    if together:  # a deal's games are played side by side: a deal begun is played again whole
+        begun = {t.deal for t in todo}
+        todo = [t for t in config.tasks() if t.deal in begun]
     per_deal = len(config.seatings())
     chunks = chunks_of(todo, max(1, chunk_deals) * per_deal)
-    games_left = Counter(t.deal for t in todo)  # a deal is done with its last seating
+    # a deal is done with its last seating still to play
+    games_left = Counter(t.deal for t in todo if t.key not in folder.done)
     bar = _Progress(config.deals, config.deals - len(games_left), len(config.tasks()),
                     len(folder.done), progress)
     try:
@@ -210,6 +226,8 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
                                             ray_address, records)) as stream:
             for games in stream:
                 for key, rows, failures, record in games:
+                    if key in folder.done:  # replayed with its deal: kept from before
+                        continue
                     _report(folder, key, failures, bar.write, recorded=record is not None)
                     folder.add(key, rows, record)
                     if on_game is not None:

@@ -241,3 +241,75 @@ def test_four_greedy_agents_play_legal_hands(rules: str, false_win: str) -> None
         assert result is not None and result.penalized is None  # never a false win
         wins += result.winner is not None
     assert wins > 0
+
+
+def _reference_best_discard(hand: list[int], n: int, unseen: list[int], sw: int, pw: int,
+                            held: list[int] | None = None) -> tuple[int, int]:
+    """The greedy discard computed the plain way: a shanten per discard, an analysis per tie."""
+    if held is None:
+        held = [t for t in range(34) if hand[t]]
+    after = {}
+    for t in held:
+        c = hand[:]
+        c[t] -= 1
+        after[t] = shanten_counts(c, n)
+    best = min(after.values())
+    ties = [t for t in held if after[t] == best]
+    def useful_unseen(t: int) -> int:
+        c = hand[:]
+        c[t] -= 1
+        return sum(unseen[k] for k in analyze_counts(c, n).useful)
+    if len(ties) > 1:
+        top = max(useful_unseen(t) for t in ties)
+        ties = [t for t in ties if useful_unseen(t) == top]
+    return min(ties, key=lambda t: (discard_preference(t, sw, pw), t)), best
+
+
+def _random_hand(rng: np.random.Generator, n_melds: int) -> list[int]:
+    """A 14-form hand of 14 - 3 * n_melds tiles: random, or drawn near a special shape."""
+    size = 14 - 3 * n_melds
+    kind = rng.integers(4)
+    if kind == 0:  # pairs (near seven pairs)
+        pool = [int(t) for t in rng.choice(34, 8, replace=False) for _ in range(2)]
+    elif kind == 1:  # terminals and honours (near thirteen orphans)
+        pool = [t for t in (0, 8, 9, 17, 18, 26, *range(27, 34)) for _ in range(2)]
+    elif kind == 2:  # a knitted pattern and honours (knitted straight, honours and knitted)
+        suits = rng.permutation(3)
+        pool = [9 * int(suits[r % 3]) + r for r in range(9)] + list(range(27, 34)) * 2
+    else:
+        pool = [t for t in range(34) for _ in range(4)]
+    counts = [0] * 34
+    for t in rng.permutation(pool):
+        if sum(counts) == size:
+            break
+        if counts[int(t)] < 4:
+            counts[int(t)] += 1
+    while sum(counts) < size:  # top up from anywhere
+        t = int(rng.integers(34))
+        if counts[t] < 4:
+            counts[t] += 1
+    return counts
+
+
+def test_best_discard_matches_a_shanten_and_an_analysis_per_discard() -> None:
+    """best_discard shares one analysis across the discards (discard_outcomes); on random and
+    special-shape hands of every meld count it picks what the plain computation picks."""
+    rng = np.random.default_rng(5)
+    agent = GreedyShantenAgent()
+    f = read_observation(_obs("123m456p789s1122z", drawn="3z"))
+    for _ in range(1500):
+        n = int(rng.integers(5)) if rng.random() < 0.4 else 0
+        hand = _random_hand(rng, n)
+        f.unseen = [max(0, 4 - hand[t] - int(rng.integers(3))) for t in range(34)]
+        f.seat_wind, f.prevalent_wind = int(rng.integers(4)), int(rng.integers(4))
+        held = [t for t in range(34) if hand[t]]
+        assert agent.best_discard(hand, n, held, f) == _reference_best_discard(
+            hand, n, f.unseen, f.seat_wind, f.prevalent_wind), (hand, n)
+    # a candidate list without the best kinds: the ties are analysed one by one
+    hand = to_counts(parse_tiles("123m456p789s11223z"))
+    f.unseen = [4] * 34
+    some = [tile_id("1m"), tile_id("2m"), tile_id("6p"), tile_id("9s")]
+    got = agent.best_discard(hand, 0, some, f)
+    assert got == _reference_best_discard(hand, 0, f.unseen, f.seat_wind, f.prevalent_wind,
+                                          some)
+    assert got[1] > agent.best_discard(hand, 0, [t for t in range(34) if hand[t]], f)[1]

@@ -12,7 +12,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from mjenv_agents.policy import PolicyConfig, PolicyNet, load_checkpoint  # noqa: E402
+from mjenv_agents.policy import PolicyConfig, PolicyNet, inference_conv, load_checkpoint  # noqa: E402
 from mjenv_agents.train import ppo  # noqa: E402
 
 
@@ -179,10 +179,10 @@ def test_small_inference_batches_use_the_native_convolution() -> None:
     assert torch.backends.mkldnn.enabled
     with torch.inference_mode():
         expected, _ = net(obs, mask)
-        with ppo._inference_conv(3, torch.device("cpu")):
+        with inference_conv(3, torch.device("cpu")):
             assert not torch.backends.mkldnn.enabled
             got, _ = net(obs, mask)
-        with ppo._inference_conv(1, torch.device("cpu")):  # one row: oneDNN's own fast path
+        with inference_conv(1, torch.device("cpu")):  # one row: oneDNN's own fast path
             assert torch.backends.mkldnn.enabled
     assert torch.backends.mkldnn.enabled
     assert torch.allclose(got, expected, rtol=1e-5, atol=1e-5)
