@@ -169,20 +169,8 @@ def _check_decision(env, agent_name: str, obs: np.ndarray, mask: np.ndarray, a: 
     assert f.hand == hand
     if DISCARD_BASE <= a < CHOW_BASE:
         legal = [t for t in range(34) if mask[DISCARD_BASE + t]]
-        shantens = {}
-        for t in legal:
-            c = hand[:]
-            c[t] -= 1
-            shantens[t] = shanten_counts(c, n)
-        best = min(shantens.values())
-        t = a - DISCARD_BASE
-        assert shantens[t] == best
-        def useful_unseen(u: int) -> int:
-            c = hand[:]
-            c[u] -= 1
-            return sum(f.unseen[k] for k in analyze_counts(c, n).useful)
-        top = max(useful_unseen(u) for u in legal if shantens[u] == best)
-        assert useful_unseen(t) == top
+        assert a - DISCARD_BASE == _reference_best_discard(
+            hand, n, f.unseen, f.seat_wind, f.prevalent_wind, legal)[0]
         stats["discards"] += 1
     elif f.decision == "claim":
         now = shanten_counts(hand, n)

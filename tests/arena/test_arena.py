@@ -27,6 +27,23 @@ def rows_of(path: Path) -> list[dict[str, str]]:
                                                        int(r["hand"]), int(r["seat"])))
 
 
+class Killed(Exception):
+    """Stands for a run stopped from outside (Ctrl-C, a kill) after some of its games."""
+
+
+def killed_run(config: ArenaConfig, out: Path, after: int) -> None:
+    """Run ``config`` into ``out`` and stop it once ``after`` games are stored."""
+    seen: list[str] = []
+
+    def kill(key: str) -> None:
+        seen.append(key)
+        if len(seen) == after:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_arena(config, out, progress=False, on_game=kill)
+
+
 # ---------------------------------------------------------------- configuration and schedule
 def test_config_is_checked() -> None:
     with pytest.raises(ValueError, match="needs 2 agent specs"):
@@ -122,20 +139,8 @@ def test_workers_do_not_change_results(tmp_path: Path) -> None:
 def test_kill_and_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Path) -> None:
     config = ArenaConfig(agents=QUICK, deals=5, seed=2)
     run_arena(config, tmp_path / "whole", progress=False)
-
-    class Killed(Exception):
-        pass
-
-    seen: list[str] = []
-
-    def kill_after_seven(key: str) -> None:
-        seen.append(key)
-        if len(seen) == 7:
-            raise Killed
-
     out = tmp_path / "killed"
-    with pytest.raises(Killed):
-        run_arena(config, out, progress=False, on_game=kill_after_seven)
+    killed_run(config, out, after=7)
     assert len((out / "done.txt").read_text().split()) == 7
     with (out / "hands.csv").open("a") as f:  # a game torn in the middle of its rows
         f.write("4,3,0,0,random seed=1 win_first=True,0,0,0,0,1,0,,0,\n4,3,0,1,ran")

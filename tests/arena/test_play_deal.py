@@ -4,7 +4,6 @@ its own game only, and workers and resumed runs give the same results."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,6 +13,7 @@ import pytest
 from mjenv.actions import PASS
 from mjenv.arena import ArenaConfig, run_arena
 from mjenv.arena.play import agent_for, batch_safe, batched_specs, play_deal, play_game
+from tests.arena.test_arena import killed_run, rows_of
 
 
 class Batched:
@@ -52,12 +52,6 @@ class FailsOnClaims(Batched):
 
 
 BATCHED = "tests.arena.test_play_deal:Batched"
-
-
-def rows_of(folder: Path) -> list[dict[str, str]]:
-    with (folder / "hands.csv").open() as f:
-        return sorted(csv.DictReader(f), key=lambda r: (int(r["deal"]), int(r["seating"]),
-                                                        int(r["hand"]), int(r["seat"])))
 
 
 class Unbatched:
@@ -121,20 +115,8 @@ def test_workers_and_a_resumed_run_give_the_same_results(tmp_path: Path) -> None
     run_arena(config, tmp_path / "whole", progress=False)
     run_arena(config, tmp_path / "two", workers=2, progress=False, chunk_deals=1)
     assert rows_of(tmp_path / "two") == rows_of(tmp_path / "whole")
-
-    class Killed(Exception):
-        pass
-
-    seen: list[str] = []
-
-    def kill_after_six(key: str) -> None:  # in the middle of the second deal
-        seen.append(key)
-        if len(seen) == 6:
-            raise Killed
-
     out = tmp_path / "killed"
-    with pytest.raises(Killed):
-        run_arena(config, out, progress=False, on_game=kill_after_six)
+    killed_run(config, out, after=6)  # in the middle of the second deal
     again = run_arena(config, out, progress=False)
     assert rows_of(out) == rows_of(tmp_path / "whole")
     assert sorted((out / "done.txt").read_text().split()) == sorted(
