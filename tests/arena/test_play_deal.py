@@ -110,8 +110,21 @@ def test_a_failing_row_penalizes_its_own_game() -> None:
     assert errors and all("no claims" in e for e in errors)
 
 
+def small_policy(folder: Path) -> str:
+    """The spec of a small random policy network (workers import its agent by name, as they
+    cannot a class of this test module)."""
+    torch = pytest.importorskip("torch")
+    from mjenv_agents.policy import PolicyConfig, PolicyNet, save_checkpoint
+
+    torch.manual_seed(0)
+    path = folder / "net.pt"
+    save_checkpoint(path, PolicyNet(PolicyConfig(channels=8, blocks=1)))
+    return f"policy:{path}"
+
+
 def test_workers_and_a_resumed_run_give_the_same_results(tmp_path: Path) -> None:
-    config = ArenaConfig(agents=(BATCHED, "random seed=1 win_first=True"), deals=5, seed=2)
+    config = ArenaConfig(agents=(small_policy(tmp_path), "random seed=1 win_first=True"),
+                         deals=5, seed=2)
     run_arena(config, tmp_path / "whole", progress=False)
     run_arena(config, tmp_path / "two", workers=2, progress=False, chunk_deals=1)
     assert rows_of(tmp_path / "two") == rows_of(tmp_path / "whole")
@@ -125,15 +138,13 @@ def test_workers_and_a_resumed_run_give_the_same_results(tmp_path: Path) -> None
 
 
 def test_a_greedy_policy_is_batch_safe_and_a_sampling_one_is_not(tmp_path: Path) -> None:
-    torch = pytest.importorskip("torch")
-    from mjenv_agents.policy import PolicyAgent, PolicyConfig, PolicyNet, save_checkpoint
+    spec = small_policy(tmp_path)
+    from mjenv_agents.policy import PolicyAgent
 
-    torch.manual_seed(0)
-    path = tmp_path / "net.pt"
-    save_checkpoint(path, PolicyNet(PolicyConfig(channels=8, blocks=1)))
-    assert batch_safe(PolicyAgent(str(path)))
-    assert not batch_safe(PolicyAgent(str(path), greedy=False))
-    config = ArenaConfig(agents=(f"policy:{path}", "random seed=2"), deals=1, seed=3)
+    path = spec.partition(":")[2]
+    assert batch_safe(PolicyAgent(path))
+    assert not batch_safe(PolicyAgent(path, greedy=False))
+    config = ArenaConfig(agents=(spec, "random seed=2"), deals=1, seed=3)
     tasks = config.tasks()
     together = play_deal(config, tasks)
     alone = [play_game(config, t) for t in tasks]
