@@ -308,13 +308,13 @@ def load_checkpoint(path: StrPath, device: str | torch.device = "cpu",
 
 
 NATIVE_CONV_ROWS = (2, 8)
-"""Batch sizes (least, most) at which CPU inference (PPO's rollouts, :meth:`PolicyAgent.act_batch`)
-runs torch's native convolution instead of oneDNN's: a pool snapshot's batch in the rollouts,
-or the decisions of a deal's games in the arena, is a few rows, where oneDNN's
-convolution costs 60-90 µs a call in set-up and the native one about half of it (measured on
-the development machine, torch 2.13, one thread; from about 14 rows on oneDNN is faster, and
-at one row it has a fast path of its own). The same function in another summation order:
-logits agree to about 1e-7."""
+"""Batch sizes (least, most) at which CPU inference (PPO's rollouts,
+:meth:`PolicyAgent.act_batch`) runs torch's native convolution instead of oneDNN's: a pool
+snapshot's batch in the rollouts, or the decisions of a deal's games in the arena, is a few
+rows, where oneDNN's convolution costs 60-90 µs a call in set-up and the native one about half
+of it (measured on the development machine, torch 2.13, one thread; from about 14 rows on
+oneDNN is faster, and at one row it has a fast path of its own). The same function in another
+summation order: logits agree to about 1e-7 (at most 7.2e-7 for the shipped network)."""
 
 
 @contextlib.contextmanager
