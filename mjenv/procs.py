@@ -131,11 +131,20 @@ def ignore_interrupts() -> None:
 
 def one_thread_env() -> None:
     """Set :data:`THREAD_VARIABLES` to 1 unless already set (a user's own choice stands). They
-    are read when torch, OpenMP or BLAS load, so this must run before those imports; it also
-    holds for every process started afterwards (they inherit the environment). For a process
-    of its own (a command, a worker) — a library call would change its caller's process."""
+    are read when torch, OpenMP or BLAS load, so this should run before those imports; it also
+    holds for every process started afterwards (they inherit the environment). A torch this
+    process has already imported is held to one thread as well, unless ``OMP_NUM_THREADS`` was
+    set: a worker started by ``spawn`` imports its parent's main module first (a training
+    script imports torch there), before its initializer runs, and two such workers of two
+    threads each on two cores ran the arena's games 5-10x slower. For a process of its own (a
+    command, a worker) — a library call would change its caller's process."""
+    chosen = "OMP_NUM_THREADS" in os.environ
     for name in THREAD_VARIABLES:
         os.environ.setdefault(name, "1")
+    torch = sys.modules.get("torch")
+    pin = getattr(torch, "set_num_threads", None)
+    if pin is not None and not chosen:
+        pin(1)
 
 
 @contextlib.contextmanager

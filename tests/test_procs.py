@@ -88,6 +88,20 @@ def test_one_thread_env_keeps_a_users_choice(monkeypatch: pytest.MonkeyPatch) ->
     assert os.environ["MKL_NUM_THREADS"] == "3"
 
 
+def test_one_thread_env_holds_an_imported_torch_to_one_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    fake = types.SimpleNamespace(set_num_threads=calls.append)
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    for name in procs.THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    procs.one_thread_env()  # torch was imported first (a spawned worker's main module)
+    assert calls == [1]
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")  # the user's choice: torch keeps it
+    procs.one_thread_env()
+    assert calls == [1]
+
+
 def test_torch_threads_is_scoped_and_needs_torch_imported(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "torch", raising=False)
