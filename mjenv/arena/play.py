@@ -183,6 +183,8 @@ def play_deal(config: ArenaConfig, tasks: Sequence[Task],
             try:
                 actions = act_batch(agent, np.stack([now[i].observation for i in rows]),
                                     np.stack([now[i].action_mask for i in rows]))
+                if len(actions) != len(rows):
+                    raise ValueError(f"act_batch gave {len(actions)} actions for {len(rows)}")
             except Exception:  # noqa: BLE001 - find the rows that fail, one at a time
                 for i in rows:
                     try:

@@ -44,6 +44,15 @@ def killed_run(config: ArenaConfig, out: Path, after: int) -> None:
         run_arena(config, out, progress=False, on_game=kill)
 
 
+def assert_resumed_whole(config: ArenaConfig, out: Path, whole: Path) -> None:
+    """Running ``config`` again in ``out`` finishes it with exactly the rows of ``whole``."""
+    again = run_arena(config, out, progress=False)
+    assert rows_of(out) == rows_of(whole)
+    assert sorted((out / "done.txt").read_text().split()) == sorted(
+        t.key for t in config.tasks())
+    assert again["hands"] == config.deals * 4
+
+
 # ---------------------------------------------------------------- configuration and schedule
 def test_config_is_checked() -> None:
     with pytest.raises(ValueError, match="needs 2 agent specs"):
@@ -144,11 +153,7 @@ def test_kill_and_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Path) 
     assert len((out / "done.txt").read_text().split()) == 7
     with (out / "hands.csv").open("a") as f:  # a game torn in the middle of its rows
         f.write("4,3,0,0,random seed=1 win_first=True,0,0,0,0,1,0,,0,\n4,3,0,1,ran")
-    again = run_arena(config, out, progress=False)
-    assert rows_of(out) == rows_of(tmp_path / "whole")
-    assert sorted((out / "done.txt").read_text().split()) == sorted(
-        t.key for t in config.tasks())
-    assert again["hands"] == 5 * 4
+    assert_resumed_whole(config, out, tmp_path / "whole")
 
 
 def test_a_different_configuration_is_refused(tmp_path: Path) -> None:

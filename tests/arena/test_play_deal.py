@@ -13,7 +13,7 @@ import pytest
 from mjenv.actions import PASS
 from mjenv.arena import ArenaConfig, run_arena
 from mjenv.arena.play import agent_for, batch_safe, batched_specs, play_deal, play_game
-from tests.arena.test_arena import killed_run, rows_of
+from tests.arena.test_arena import assert_resumed_whole, killed_run, rows_of
 
 
 class Batched:
@@ -37,6 +37,13 @@ class Batched:
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> list[int]:
         Batched.sizes.append(len(observations))
         return [self.act(o, m) for o, m in zip(observations, action_masks, strict=True)]
+
+
+class ShortBatch(Batched):
+    """Its ``act_batch`` drops the last row; ``act`` is right."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> list[int]:
+        return super().act_batch(observations, action_masks)[:-1]
 
 
 class FailsOnClaims(Batched):
@@ -122,6 +129,16 @@ def small_policy(folder: Path) -> str:
     return f"policy:{path}"
 
 
+def test_a_batch_of_the_wrong_length_is_decided_row_by_row() -> None:
+    config = ArenaConfig(agents=("tests.arena.test_play_deal:ShortBatch", "random seed=3"),
+                         deals=1, seed=9)
+    tasks = config.tasks()
+    together = play_deal(config, tasks)
+    assert [rows for rows, _, _ in together] == [rows for rows, _, _ in
+                                                 (play_game(config, t) for t in tasks)]
+    assert not any(failures for _, failures, _ in together)
+
+
 def test_workers_and_a_resumed_run_give_the_same_results(tmp_path: Path) -> None:
     config = ArenaConfig(agents=(small_policy(tmp_path), "random seed=1 win_first=True"),
                          deals=5, seed=2)
@@ -130,11 +147,7 @@ def test_workers_and_a_resumed_run_give_the_same_results(tmp_path: Path) -> None
     assert rows_of(tmp_path / "two") == rows_of(tmp_path / "whole")
     out = tmp_path / "killed"
     killed_run(config, out, after=6)  # in the middle of the second deal
-    again = run_arena(config, out, progress=False)
-    assert rows_of(out) == rows_of(tmp_path / "whole")
-    assert sorted((out / "done.txt").read_text().split()) == sorted(
-        t.key for t in config.tasks())
-    assert again["hands"] == 5 * 4
+    assert_resumed_whole(config, out, tmp_path / "whole")
 
 
 def test_a_greedy_policy_is_batch_safe_and_a_sampling_one_is_not(tmp_path: Path) -> None:
