@@ -129,6 +129,13 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def available_cores() -> int:
+    """The CPU cores this process may run on (its affinity where the platform tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def one_thread_env() -> None:
     """Set :data:`THREAD_VARIABLES` to 1 unless already set (a user's own choice stands). They
     are read when torch, OpenMP or BLAS load, so this should run before those imports; it also
@@ -169,5 +176,5 @@ def torch_threads(n: int = 1) -> Iterator[None]:
         put(before)
 
 
-__all__ = ["TERMINATED", "THREAD_VARIABLES", "Terminated", "die_with_parent", "ignore_interrupts",
-           "one_thread_env", "sigterm_raises", "torch_threads"]
+__all__ = ["TERMINATED", "THREAD_VARIABLES", "Terminated", "available_cores", "die_with_parent",
+           "ignore_interrupts", "one_thread_env", "sigterm_raises", "torch_threads"]

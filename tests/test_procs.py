@@ -113,3 +113,8 @@ def test_torch_threads_is_scoped_and_needs_torch_imported(
     with procs.torch_threads(1):
         assert calls == [1]
     assert calls == [1, 8]
+
+
+def test_available_cores_counts_what_this_process_may_use() -> None:
+    cores = procs.available_cores()
+    assert 1 <= cores <= (os.cpu_count() or 1)

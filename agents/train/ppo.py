@@ -98,7 +98,13 @@ import numpy as np
 import torch
 
 from mjenv.encoders import SeatEncoder, make_encoder
-from mjenv.procs import die_with_parent, ignore_interrupts, sigterm_raises
+from mjenv.procs import (
+    available_cores,
+    die_with_parent,
+    ignore_interrupts,
+    sigterm_raises,
+    torch_threads,
+)
 from mjenv.vector.options import EnvOptions
 from mjenv.vector.slot import GameSlot
 
@@ -149,6 +155,12 @@ class Args:
     or ``auto`` (the GPU when there is one); the in-process rollout infers on it too"""
     threads: int = 0
     """torch CPU threads (0: torch's default)"""
+    update_threads: int = 0
+    """torch CPU threads of the update alone (0: with more than one rollout worker, as many as
+    there are workers, at most the cores this process may use: the workers wait while the
+    learner updates, so the cores they play on are free then (or, on a cluster, the learner's
+    machine is idle anyway); with one, ``threads``). The weights depend on it (torch sums in
+    another order on more threads): set it for the same weights on machines with fewer cores."""
     log_interval: int = 1
     """updates between metric rows"""
     checkpoint_interval: int = 10
@@ -219,7 +231,8 @@ class Args:
                      "channels", "updates", "games", "decisions_per_update", "pool_interval",
                      "pool_size", "epochs", "minibatch_size"):
             require(self, getattr(self, name) >= 1, name, ">= 1")
-        for name in ("seed", "threads", "eval_interval", "eval_seed", "blocks", "value_warmup"):
+        for name in ("seed", "threads", "update_threads", "eval_interval", "eval_seed", "blocks",
+                     "value_warmup"):
             require(self, getattr(self, name) >= 0, name, ">= 0")
         for name in ("learning_rate", "clip_coef", "reward_scale"):
             require(self, getattr(self, name) > 0, name, "> 0")
@@ -957,8 +970,10 @@ def train(args: Args) -> Path:
             batch = rollout.collect()
             rate = (rollout.stepped - stepped) / max(_now() - began, 1e-9)
             began = _now()
-            metrics = ppo_update(net, optimizer, batch, args, generator,
-                                 value_only=update < args.value_warmup)
+            threads = update_threads(args)
+            with torch_threads(threads) if threads else contextlib.nullcontext():
+                metrics = ppo_update(net, optimizer, batch, args, generator,
+                                     value_only=update < args.value_warmup)
             learner_seconds = max(_now() - began, 1e-9)
             update += 1
             trained += len(batch)
@@ -988,6 +1003,15 @@ def train(args: Args) -> Path:
     final = out / "final.pt"
     _save(final, net, optimizer, update, trained, args)
     return final
+
+
+def update_threads(args: Args) -> int:
+    """The torch threads of an update (:attr:`Args.update_threads`; 0: leave them as they are)."""
+    if args.update_threads:
+        return args.update_threads
+    if args.rollout_workers > 1:
+        return min(args.rollout_workers, available_cores())
+    return args.threads
 
 
 def _close(rollout: Collector | None) -> None:

@@ -93,6 +93,42 @@ def test_rollout_worker_processes(tmp_path: Path) -> None:
     assert _same(_weights(tmp_path / "a" / "final.pt"), _weights(tmp_path / "b" / "final.pt"))
 
 
+def test_the_update_runs_on_the_rollout_workers_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """update_threads=0: with rollout workers the update takes as many threads as there are
+    workers (they wait while it runs), at most the cores; an explicit count wins; with one
+    worker (the learner's own process collects) it keeps ``threads``."""
+    monkeypatch.setattr(ppo, "available_cores", lambda: 2)
+    assert ppo.update_threads(ppo.Args(threads=1)) == 1
+    assert ppo.update_threads(ppo.Args(threads=0)) == 0  # torch's own count, untouched
+    assert ppo.update_threads(ppo.Args(threads=1, rollout_workers=2)) == 2
+    assert ppo.update_threads(ppo.Args(threads=1, rollout_workers=8)) == 2
+    assert ppo.update_threads(ppo.Args(threads=1, rollout_workers=8, backend="ray")) == 2
+    assert ppo.update_threads(ppo.Args(threads=1, rollout_workers=2, update_threads=3)) == 3
+    assert ppo.update_threads(ppo.Args(threads=2, update_threads=1)) == 1
+    with pytest.raises(ValueError, match="update_threads"):
+        ppo.Args(update_threads=-1)
+
+
+def test_the_update_threads_are_the_run_s_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              ) -> None:
+    """The update runs on update_threads and gives the threads back after it; the weights
+    are the same run after run."""
+    seen: list[int] = []
+    update = ppo.ppo_update
+
+    def spy(*a: Any, **k: Any) -> dict[str, float]:
+        seen.append(torch.get_num_threads())
+        return update(*a, **k)
+
+    monkeypatch.setattr(ppo, "ppo_update", spy)
+    args = _args(tmp_path / "a", updates=1, update_threads=2, opponents=("self",),
+                 opponent_weights=(1.0,))
+    ppo.train(args)
+    assert seen == [2] and torch.get_num_threads() == 1
+    ppo.train(replace(args, out=str(tmp_path / "b")))
+    assert _same(_weights(tmp_path / "a" / "final.pt"), _weights(tmp_path / "b" / "final.pt"))
+
+
 def test_learning_curve_starts_at_the_initial_network(tmp_path: Path) -> None:
     ppo.train(_args(tmp_path, updates=2, eval_interval=1, opponents=("self",),
                     opponent_weights=(1.0,)))
