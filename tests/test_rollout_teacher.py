@@ -1,0 +1,57 @@
+"""scripts/rollout_teacher.py: its rollouts finish a hand as four ``rule`` players do, and one
+collected hand holds what the estimate reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+import mjenv
+from mjenv.actions import PASS
+from mjenv.vector.slot import new_hand
+from mjenv_agents.rule_based import RuleBasedAgent
+
+
+def _rule_game(seed: int) -> list[int]:
+    """The payments of raw_env's hand ``seed`` played by four ``rule`` agents."""
+    env = mjenv.raw_env()
+    env.reset(seed=seed)
+    agents = {name: RuleBasedAgent() for name in env.possible_agents}
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else agents[name].act(obs["observation"],
+                                                             obs["action_mask"]))
+    result = env.hand_result()
+    assert result is not None
+    return [int(result["payments"][name]) for name in env.possible_agents]
+
+
+def test_a_rollout_from_the_deal_is_the_four_rule_game(
+        load_script: Callable[[str], ModuleType]) -> None:
+    teacher = load_script("rollout_teacher").Teacher()
+    for seed in range(3):
+        game = new_hand(teacher.rules, seed)
+        assert list(teacher.finish(game.clone())) == _rule_game(seed)
+        assert teacher.finish(game.clone()) == teacher.finish(game)  # the same tiles, every time
+
+
+def test_a_collected_hand(load_script: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    script = load_script("rollout_teacher")
+    path = script.collect(1, 5, tmp_path)
+    assert path == tmp_path / "h5.npz" and script.collect(1, 5, tmp_path) == path  # kept
+    data = np.load(path)
+    n = len(data["q"])
+    assert n > 10 and data["obs"].shape == (n, 86, 34) and data["mask"].shape == (n, 235)
+    assert (data["hand"] == 5).all()
+    cands, q = data["cands"], data["q"]
+    payments = _rule_game(5)
+    for row in range(n):
+        legal = np.flatnonzero(data["mask"][row])
+        real = [int(a) for a in cands[row] if a >= 0]
+        assert len(real) >= 2 and len(set(real)) == len(real) and set(real) <= set(legal)
+        assert q[row, 0] == payments[data["seat"][row]]  # rule's choice: the real hand
+        assert np.isfinite(q[row, :len(real)]).all() and np.isnan(q[row, len(real):]).all()
+    assert (cands[:, 1] == PASS).any() or (cands[:, 0] == PASS).any()  # claim windows too
