@@ -1,8 +1,11 @@
 """Benchmark PPO's training throughput: learner decisions per second, end to end (collection and
 update), of ``configs/long.toml``'s ``[ppo]`` stage, in one process and with rollout workers.
 
-    python scripts/bench_ppo.py [--updates 8] [--workers 1 2] [--init CKPT]
-    python scripts/bench_ppo.py --full [--workers 1 2] [--init CKPT]
+    python scripts/bench_ppo.py [--updates 8] [--workers 1 2] [--init CKPT] [--set KEY=VALUE ...]
+    python scripts/bench_ppo.py --full [--workers 1 2] [--init CKPT] [--set KEY=VALUE ...]
+
+``--set`` passes PPO settings to every run on top of the config (``--set update_threads=1``:
+the update on one thread, as before ``update_threads`` existed).
 
 Issue 15 asks for this figure "before and after" a change. It times ``mjenv_agents.train.ppo``
 itself, with long.toml's settings, for ``--updates`` updates. The learning-curve evaluation is
@@ -94,9 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--full", action="store_true",
                    help="the whole stage as long.toml has it (evaluations included), timed "
                         "from start to end (--updates is ignored)")
+    p.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="PPO settings for every run, on top of the config")
     args = p.parse_args(argv)
     if args.updates < 2 or min(args.workers) < 1:
         p.error("--updates must be at least 2 and --workers positive")
+    if any("=" not in item for item in args.set):
+        p.error("--set takes KEY=VALUE items")
     with tempfile.TemporaryDirectory(prefix="bench-ppo-") as tmp:
         work = Path(tmp)
         init = args.init
@@ -115,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         for workers in args.workers:
             out = work / f"ppo-{workers}"
             seconds = run(["mjenv_agents.train.ppo", "--config", str(config), "--out", str(out),
-                           f"rollout_workers={workers}", f"games={64 // workers}"])
+                           f"rollout_workers={workers}", f"games={64 // workers}", *args.set])
             per_second = (updates * decisions / seconds if args.full
                           else rate(out / "metrics.csv", decisions))
             print(f"rollout_workers = {workers}: {per_second:,.0f} learner decisions/s"

@@ -50,3 +50,6 @@ def test_bad_options_are_refused(bench: ModuleType, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         bench.main(["--updates", "1"])
     assert "at least 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench.main(["--set", "update_threads"])
+    assert "KEY=VALUE" in capsys.readouterr().err
