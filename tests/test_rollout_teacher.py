@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 import mjenv
 from mjenv.actions import PASS
@@ -55,3 +56,14 @@ def test_a_collected_hand(load_script: Callable[[str], ModuleType], tmp_path: Pa
         assert q[row, 0] == payments[data["seat"][row]]  # rule's choice: the real hand
         assert np.isfinite(q[row, :len(real)]).all() and np.isnan(q[row, len(real):]).all()
     assert (cands[:, 1] == PASS).any() or (cands[:, 0] == PASS).any()  # claim windows too
+
+
+def test_bad_input_is_one_line(load_script: Callable[[str], ModuleType], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script("rollout_teacher")
+    assert script.main(["estimate", str(tmp_path)]) == 2  # nothing collected there
+    assert capsys.readouterr().err.strip() == f"error: no h*.npz in {tmp_path}"
+    for argv in (["collect", "--hands", "0"], ["estimate", str(tmp_path), "--folds", "1"]):
+        with pytest.raises(SystemExit):
+            script.main(argv)
+    assert not list(tmp_path.iterdir())  # nothing written
