@@ -62,7 +62,9 @@ the learning curve, logged as ``eval/score_diff`` with its 95% interval
 ``eval/deal_in_rate``, plotted with error bars in ``learning_curve.png``; each arena run is kept
 in ``eval/update_<u>/`` (resumable like any arena run), with the records of the games that
 ``eval_records`` selects in ``eval/update_<u>/records/`` (watch how the policy's play changes:
-``mjenv view``). With ``eval_control`` (``init``: the starting network), the control plays the
+``mjenv view``). With ``eval_workers`` above 1, every point plays on the same arena workers
+(:class:`mjenv.arena.WorkerPool`, started at the first point), not on new ones each time.
+With ``eval_control`` (``init``: the starting network), the control plays the
 same deals once (``eval/control/``) and every point also logs ``eval/control_diff`` (with
 ``_low``, ``_high``): its score difference minus the control's, paired deal by deal
 (:func:`mjenv.arena.stats.control_difference`). The control is the same for every point, so
@@ -86,6 +88,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import sys
 import time
@@ -97,6 +100,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
+from mjenv.arena.runner import WorkerPool
 from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.procs import (
     available_cores,
@@ -583,6 +587,7 @@ def _worker_main(conn: Any, args: Args, config: dict[str, Any], index: int, star
     ignore_interrupts()
     worker = WorkerRollout(args, config, index, start, [str(p) for p in pool],
                            functools.partial(_load_pool, pool))
+    gc.freeze()  # what the setup made lives as long as the worker: no collection scans it again
     while True:
         message = conn.recv()
         if message is None:
@@ -775,27 +780,30 @@ def control_spec(args: Args) -> str:
     return f"policy:{start}"
 
 
-def _arena(args: Args, spec: str, name: str, folder: Path,
-           records: str | None = None) -> dict[str, Any]:
+def _arena(args: Args, spec: str, name: str, folder: Path, records: str | None = None,
+           pool: WorkerPool | None = None) -> dict[str, Any]:
     """``spec`` 1-vs-3 against ``eval_opponent`` on the evaluation deals (resumes a partial
-    run in ``folder``)."""
+    run in ``folder``), on ``pool``'s workers when one is given."""
     from mjenv.arena.config import ArenaConfig
     from mjenv.arena.runner import run_arena
 
     config = ArenaConfig(agents=(spec, args.eval_opponent), names=(name, args.eval_opponent),
                          deals=args.eval_deals, seed=args.eval_seed, rules=args.rules)
     return run_arena(config, folder, workers=args.eval_workers, progress=False,
-                     records=records)
+                     records=records, pool=pool)
 
 
-def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
+def evaluate(args: Args, snapshot: Path, update: int,
+             pool: WorkerPool | None = None) -> dict[str, float]:
     """The arena run of ``snapshot`` against ``eval_opponent`` (resumes a partial one), and
     with ``eval_control`` its difference from the control's run on the same deals (played
-    once, in ``eval/control/``, and reused by every point)."""
+    once, in ``eval/control/``, and reused by every point); on ``pool``'s arena workers when
+    one is given (:func:`eval_pool`)."""
     from mjenv.arena.stats import control_difference
 
     folder = Path(args.out) / "eval" / f"update_{update}"
-    results = _arena(args, f"policy:{snapshot}", "learner", folder, args.eval_records or None)
+    results = _arena(args, f"policy:{snapshot}", "learner", folder, args.eval_records or None,
+                     pool)
     diff = results["score_difference"]
     learner = results["agents"]["learner"]
     scores = {"eval/score_diff": diff["mean"], "eval/score_diff_low": diff["low"],
@@ -803,7 +811,7 @@ def evaluate(args: Args, snapshot: Path, update: int) -> dict[str, float]:
               "eval/deal_in_rate": learner["deal_in_rate"]}
     if args.eval_control:
         control = Path(args.out) / "eval" / "control"
-        _arena(args, control_spec(args), "control", control)
+        _arena(args, control_spec(args), "control", control, pool=pool)
         paired = control_difference(arena_rows(folder), ("learner", args.eval_opponent),
                                     arena_rows(control), ("control", args.eval_opponent))
         scores.update({"eval/control_diff": paired["mean"],
@@ -953,8 +961,9 @@ def train(args: Args) -> Path:
         # without unwinding (and aborts it at exit): ours makes SIGTERM a Terminated exception
         stack.enter_context(sigterm_raises())
         stack.callback(lambda: _close(rollout))
+        pool = stack.enter_context(eval_pool(args))
         if update == 0 and args.eval_interval:  # the curve's first point: the starting network
-            _evaluate_and_log(args, out, net, 0, logger)
+            _evaluate_and_log(args, out, net, 0, logger, pool)
         while update < args.updates:
             if rollout is None:
                 rollout = make_rollout(args, net, out, update)
@@ -997,7 +1006,7 @@ def train(args: Args) -> Path:
                 if update % args.pool_interval == 0:
                     rollout.set_pool(_pool_paths(args, out, update))
             if _evaluates(args, update):
-                _evaluate_and_log(args, out, net, update, logger)
+                _evaluate_and_log(args, out, net, update, logger, pool)
             if update % args.checkpoint_interval == 0 and update < args.updates:
                 _save(out / f"checkpoint_{update}.pt", net, optimizer, update, trained, args)
     final = out / "final.pt"
@@ -1024,13 +1033,22 @@ def _minibatch_generator(args: Args, update: int) -> torch.Generator:
     return torch.Generator().manual_seed(args.seed * 1_000_003 + update)
 
 
+def eval_pool(args: Args) -> contextlib.AbstractContextManager[WorkerPool | None]:
+    """The arena workers every learning-curve point of a run plays on (``eval_workers``
+    processes started once, not at each point: each start imports torch again, seconds a
+    point); none with one ``eval_workers`` (the points play in this process)."""
+    if args.eval_workers <= 1:
+        return contextlib.nullcontext()
+    return WorkerPool(args.eval_workers)
+
+
 def _evaluate_and_log(args: Args, out: Path, net: PolicyNet, update: int,
-                      logger: common.MetricLogger) -> None:
+                      logger: common.MetricLogger, pool: WorkerPool | None = None) -> None:
     """Play the network of ``update`` in the arena; log and plot the learning curve."""
     snapshot = out / "snapshots" / f"update_{update}.pt"
     if not snapshot.exists():
         save_checkpoint(snapshot, net, {"update": update, "stage": "ppo"})
-    scores = evaluate(args, snapshot, update)
+    scores = evaluate(args, snapshot, update, pool)
     logger.log(update, scores)
     plot_learning_curve(out, args.eval_opponent, args.eval_control)
     line = (f"update {update}: vs 3x {args.eval_opponent} {scores['eval/score_diff']:+.2f} "

@@ -24,6 +24,7 @@ cluster").
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
@@ -89,6 +90,7 @@ class RolloutActor:
                  pool_keys: list[str], pool_refs: list[Any]) -> None:
         self.worker = WorkerRollout(args, config, index, start, pool_keys,
                                     lambda: _pool_nets(pool_refs))
+        gc.freeze()  # what the setup made lives as long as the actor: no collection scans it
 
     def restart(self, start: int, pool_keys: list[str], pool_refs: list[Any]) -> None:
         self.worker.restart(start, pool_keys, lambda: _pool_nets(pool_refs))

@@ -7,7 +7,7 @@ line.
 """
 
 from mjenv.arena.config import ArenaConfig, Task
-from mjenv.arena.runner import run_arena
+from mjenv.arena.runner import WorkerPool, run_arena
 from mjenv.arena.stats import summarize
 
-__all__ = ["ArenaConfig", "Task", "run_arena", "summarize"]
+__all__ = ["ArenaConfig", "Task", "WorkerPool", "run_arena", "summarize"]

@@ -87,6 +87,11 @@ def use_agents(agents: dict[str, Agent]) -> None:
         _AGENT_CACHE[spec, 0, 0] = agent
 
 
+def forget_agents() -> None:
+    """Drop every agent this process holds: the next games build theirs anew."""
+    _AGENT_CACHE.clear()
+
+
 def agent_for(spec: str, seat: int = 0, table: int = 0) -> Agent:
     """One agent object per spec, seat, table and process (a checkpoint is loaded once per
     seat; an agent with state, such as a bot program, is never shared between seats or between

@@ -33,7 +33,14 @@ from typing import Any
 
 from mjenv.agent import Agent
 from mjenv.arena.config import ArenaConfig, Task
-from mjenv.arena.play import Failure, batched_specs, build_agent, play_deal, use_agents
+from mjenv.arena.play import (
+    Failure,
+    batched_specs,
+    build_agent,
+    forget_agents,
+    play_deal,
+    use_agents,
+)
 from mjenv.arena.records import FOLDER, RecordSelection, parse_records, record_name
 from mjenv.arena.stats import summarize, table
 from mjenv.arena.store import RunFolder
@@ -101,20 +108,89 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_processes(config: ArenaConfig, chunks: list[list[Task]], workers: int,
-                   records: RecordSelection | None) -> Stream:
-    import multiprocessing
+class WorkerPool:
+    """Arena worker processes kept from one run to the next. A caller that plays many short
+    runs, such as PPO's learning-curve points, then starts the workers (and their import of
+    torch, seconds each time) once. Results are those of fresh workers: each run builds its
+    agents anew on every worker, so a checkpoint rewritten between runs is read again.
 
-    context = multiprocessing.get_context("spawn")  # no state inherited: same as a fresh run
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=_start_worker, initargs=(os.getpid(),))
+    >>> with WorkerPool(2) as pool:                                      # doctest: +SKIP
+    ...     for deals in (20, 40):
+    ...         run_arena(ArenaConfig(agents=("rule", "greedy"), deals=deals),
+    ...                   f"runs/pool-{deals}", pool=pool)
+
+    The processes start at the first run and end at :meth:`close` (or when the ``with`` block
+    ends); they die with the parent in any case. A run that fails or is interrupted ends them
+    at once, and the next run starts new ones."""
+
+    def __init__(self, workers: int) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._runs = 0
+
+    def begin_run(self) -> tuple[ProcessPoolExecutor, int]:
+        """The executor (started if need be) and a number naming the run about to play."""
+        if self._executor is None:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")  # no state inherited: a fresh run
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                                 initializer=_start_worker,
+                                                 initargs=(os.getpid(),))
+        self._runs += 1
+        return self._executor, self._runs
+
+    def stop(self) -> None:
+        """End the workers now, whatever they are playing (after a failed run)."""
+        if self._executor is not None:
+            _stop_workers(self._executor)
+            self._executor = None
+
+    def close(self) -> None:
+        """Let the workers finish and end."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is None:
+            self.close()
+        else:
+            self.stop()
+
+
+_RUN_PLAYING = 0
+"""In a worker of a :class:`WorkerPool`: the run whose agents this process holds."""
+
+
+def play_run_chunk(run: int, config: ArenaConfig, tasks: Sequence[Task],
+                   records: RecordSelection | None = None) -> list[Played]:
+    """:func:`play_chunk` on a pool's worker: the first chunk of a new ``run`` drops the
+    agents of the last one, so the run builds its own, as a fresh worker would."""
+    global _RUN_PLAYING
+    if run != _RUN_PLAYING:
+        forget_agents()
+        _RUN_PLAYING = run
+    return play_chunk(config, tasks, records)
+
+
+def _run_processes(config: ArenaConfig, chunks: list[list[Task]], pool: WorkerPool,
+                   records: RecordSelection | None, *, keep: bool) -> Stream:
+    """The chunks played on ``pool``'s workers; with ``keep`` false, the pool is closed when
+    the run ends (a pool of this run's own)."""
+    executor, run = pool.begin_run()
     finished = False
     try:
         pending: set[Future[list[Played]]] = set()
         queue = iter(chunks)
         for chunk in queue:
-            pending.add(pool.submit(play_chunk, config, chunk, records))
-            if len(pending) >= 2 * workers:
+            pending.add(executor.submit(play_run_chunk, run, config, chunk, records))
+            if len(pending) >= 2 * pool.workers:
                 break
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -122,13 +198,13 @@ def _run_processes(config: ArenaConfig, chunks: list[list[Task]], workers: int,
                 yield future.result()
                 more = next(queue, None)
                 if more is not None:
-                    pending.add(pool.submit(play_chunk, config, more, records))
+                    pending.add(executor.submit(play_run_chunk, run, config, more, records))
         finished = True
     finally:  # also on Ctrl-C, SIGTERM (Terminated), a failed chunk, or close() of the stream
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            _stop_workers(pool)
+        if not finished:
+            pool.stop()
+        elif not keep:
+            pool.close()
 
 
 def _import_ray() -> Any:
@@ -163,15 +239,18 @@ def _run_ray(config: ArenaConfig, chunks: list[list[Task]], workers: int,
 
 def game_stream(config: ArenaConfig, chunks: list[list[Task]], workers: int, backend: str,
                 ray_address: str | None = None,
-                records: RecordSelection | None = None) -> Stream:
+                records: RecordSelection | None = None,
+                pool: WorkerPool | None = None) -> Stream:
     """The played chunks, as they finish, on the chosen backend (with the records that
-    ``records`` selects). Close the stream (or exhaust it) to stop the workers:
-    :func:`run_arena` does, also when it is interrupted."""
+    ``records`` selects; on ``pool``'s workers when one is given). Close the stream (or
+    exhaust it) to stop the workers: :func:`run_arena` does, also when it is interrupted."""
     if backend == "ray":
         return _run_ray(config, chunks, workers, ray_address, records)
+    if pool is not None:
+        return _run_processes(config, chunks, pool, records, keep=True)
     if workers == 1:
         return _run_inline(config, chunks, records)
-    return _run_processes(config, chunks, workers, records)
+    return _run_processes(config, chunks, WorkerPool(workers), records, keep=False)
 
 
 def chunks_of(tasks: list[Task], size: int) -> list[list[Task]]:
@@ -189,8 +268,12 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
               backend: str = "process", ray_address: str | None = None,
               progress: bool = True, chunk_deals: int = 2,
               on_game: Callable[[str], None] | None = None,
-              records: str | RecordSelection | None = None) -> dict[str, Any]:
+              records: str | RecordSelection | None = None,
+              pool: WorkerPool | None = None) -> dict[str, Any]:
     """Play (or finish) the run in ``out``; returns the results (also in results.json).
+
+    ``pool`` (a :class:`WorkerPool`, process backend) plays the games on workers kept from
+    an earlier run instead of starting ``workers`` new ones; the results are the same.
 
     ``records`` (``"all"``, ``"won"``, ``"penalized"``, ``"sample:N"`` or a comma-separated
     union; mjenv.arena.records) keeps the record of each selected game in ``out/records/``;
@@ -203,12 +286,14 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
         raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if pool is not None and backend != "process":
+        raise ValueError(f"a worker pool plays on the process backend, not {backend!r}")
     if backend == "ray":
         _import_ray()
     agents = build_agents(config)
     folder = RunFolder.open(out, config, records)
     together = bool(batched_specs(agents))
-    if backend == "process" and workers == 1:
+    if backend == "process" and workers == 1 and pool is None:
         use_agents(agents)  # played here: no second load of a checkpoint
     del agents  # on workers, each builds its own: free this process's copies
     todo = [t for t in config.tasks() if t.key not in folder.done]
@@ -223,7 +308,7 @@ def run_arena(config: ArenaConfig, out: str | Path, *, workers: int = 1,
                     len(folder.done), progress)
     try:
         with contextlib.closing(game_stream(config, chunks, workers, backend,
-                                            ray_address, records)) as stream:
+                                            ray_address, records, pool)) as stream:
             for games in stream:
                 for key, rows, failures, record in games:
                     if key in folder.done:  # replayed with its deal: kept from before

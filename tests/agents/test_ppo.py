@@ -137,6 +137,30 @@ def test_learning_curve_starts_at_the_initial_network(tmp_path: Path) -> None:
     assert (tmp_path / "snapshots" / "update_0.pt").exists()
 
 
+def test_learning_curve_points_play_on_one_pool_of_arena_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjenv.arena.runner import WorkerPool
+
+    executors: list[int] = []
+    begin = WorkerPool.begin_run
+
+    def spy(self: WorkerPool) -> Any:
+        executor, run = begin(self)
+        executors.append(id(executor))
+        return executor, run
+
+    monkeypatch.setattr(WorkerPool, "begin_run", spy)
+    args = _args(tmp_path / "pooled", updates=2, eval_interval=1, eval_deals=2,
+                 eval_workers=2, opponents=("self",), opponent_weights=(1.0,))
+    ppo.train(args)
+    assert len(executors) == 3 and len(set(executors)) == 1  # points 0, 1, 2: one pool
+    ppo.train(replace(args, out=str(tmp_path / "inline"), eval_workers=1))
+    curve = [{k: v for k, v in r.items() if k.startswith("eval/")}
+             for r in _rows(tmp_path / "pooled") if r["eval/score_diff"]]
+    assert curve == [{k: v for k, v in r.items() if k.startswith("eval/")}
+                     for r in _rows(tmp_path / "inline") if r["eval/score_diff"]]
+
+
 def test_rollout_records_legal_actions_and_gae() -> None:
     args = _args(Path("unused"), games=3, decisions_per_update=40, gamma=0.9, gae_lambda=0.8)
     torch.manual_seed(0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import random
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mjenv.arena import ArenaConfig, run_arena
+from mjenv.arena import ArenaConfig, WorkerPool, run_arena, runner
 from mjenv.arena.config import Task
-from mjenv.arena.play import ROW_FIELDS, play_task
+from mjenv.arena.play import ROW_FIELDS, agent_for, play_task
 from mjenv.arena.runner import print_table
 from mjenv.arena.stats import difference, mean_ci, summarize
 
@@ -143,6 +144,54 @@ def test_workers_do_not_change_results(tmp_path: Path) -> None:
     run_arena(config, tmp_path / "one", progress=False)
     run_arena(config, tmp_path / "two", workers=2, progress=False, chunk_deals=1)
     assert rows_of(tmp_path / "one") == rows_of(tmp_path / "two")
+
+
+def test_a_worker_pool_plays_run_after_run_on_the_same_workers(tmp_path: Path) -> None:
+    first = ArenaConfig(agents=QUICK, deals=4, seed=5)
+    second = ArenaConfig(agents=("random seed=3", "random seed=4 win_first=True"), deals=3)
+    run_arena(first, tmp_path / "first", progress=False)
+    run_arena(second, tmp_path / "second", progress=False)
+    with WorkerPool(2) as pool:
+        run_arena(first, tmp_path / "pooled-first", pool=pool, progress=False, chunk_deals=1)
+        workers = {p.pid for p in multiprocessing.active_children()}
+        run_arena(second, tmp_path / "pooled-second", pool=pool, progress=False, chunk_deals=1)
+        assert len(workers) == 2 and {p.pid for p in multiprocessing.active_children()} == workers
+    assert multiprocessing.active_children() == []
+    assert rows_of(tmp_path / "pooled-first") == rows_of(tmp_path / "first")
+    assert rows_of(tmp_path / "pooled-second") == rows_of(tmp_path / "second")
+
+
+def test_an_interrupted_run_ends_the_pools_workers_and_the_next_run_starts_new_ones(
+        tmp_path: Path) -> None:
+    config = ArenaConfig(agents=QUICK, deals=5, seed=2)
+    run_arena(config, tmp_path / "whole", progress=False)
+    seen: list[str] = []
+
+    def kill(key: str) -> None:
+        seen.append(key)
+        if len(seen) == 7:
+            raise Killed
+
+    with WorkerPool(2) as pool:
+        with pytest.raises(Killed):
+            run_arena(config, tmp_path / "killed", pool=pool, progress=False, on_game=kill)
+        assert multiprocessing.active_children() == []
+        run_arena(config, tmp_path / "killed", pool=pool, progress=False)
+    assert rows_of(tmp_path / "killed") == rows_of(tmp_path / "whole")
+    with pytest.raises(ValueError, match="positive integer"):
+        WorkerPool(0)
+    with pytest.raises(ValueError, match="process backend"):
+        run_arena(config, tmp_path / "ray", pool=WorkerPool(1), backend="ray", progress=False)
+
+
+def test_a_pooled_worker_builds_each_runs_agents_anew() -> None:
+    config = ArenaConfig(agents=QUICK, deals=1)
+    runner.play_run_chunk(-1, config, config.tasks()[:1])
+    held = agent_for(QUICK[0])
+    runner.play_run_chunk(-1, config, config.tasks()[1:2])
+    assert agent_for(QUICK[0]) is held  # the same run keeps its agents
+    runner.play_run_chunk(-2, config, config.tasks()[:1])
+    assert agent_for(QUICK[0]) is not held  # a new run builds its own
 
 
 def test_kill_and_resume_loses_nothing_and_counts_nothing_twice(tmp_path: Path) -> None:
