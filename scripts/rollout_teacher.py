@@ -38,9 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN
-from mjenv.encoders import make_encoder
 from mjenv.engine import Game
-from mjenv.engine.seat_view import SeatView
 from mjenv.shanten import discard_outcomes
 from mjenv.vector.options import env_options
 from mjenv.vector.slot import GameSlot
@@ -53,35 +51,24 @@ CLIP = 48.0
 """Targets are clipped here: a 64-point hand pays 72 a seat, and such tails drown the mean."""
 
 
-def mask_of(legal: Sequence[int]) -> npt.NDArray[np.int8]:
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[list(legal)] = 1
-    return mask
-
-
 class Teacher:
     """``rule`` in every seat, and the hand finished from any position of a real game."""
 
     def __init__(self) -> None:
         self.options = env_options({"rules": "mcr"})
-        self.rules = self.options.rule_config
-        self.encoder = make_encoder("mjenv-v1", self.rules)
         self.rule = RuleBasedAgent()  # deterministic: its choice depends on the observation only
 
     def finish(self, game: Game) -> tuple[int, ...]:
         """Play ``game`` to its end with ``rule`` in every seat; the four payments."""
-        views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
-                          num_tiles=self.rules.num_tiles) for s in range(4)]
-        while not game.is_over:
-            seat = game.to_act()[0]
-            legal = game.legal(seat)
+        slot = GameSlot(self.options)
+        slot.resume(game)
+        while not slot.over:
+            legal = slot.legal(slot.seat)
             action = legal[0]
             if len(legal) > 1:
-                view = views[seat]
-                view.extend(game.events[view.num_events:])
-                mask = mask_of(legal)
-                action = self.rule.act(self.encoder.encode(view, mask), mask)
-            game.step(seat, action)
+                seen = slot.observe(slot.seat)
+                action = self.rule.act(seen["observation"], seen["action_mask"])
+            slot.step(action)
         assert game.result is not None
         return tuple(game.result.payments)
 

@@ -34,7 +34,7 @@ def test_a_rollout_from_the_deal_is_the_four_rule_game(
         load_script: Callable[[str], ModuleType]) -> None:
     teacher = load_script("rollout_teacher").Teacher()
     for seed in range(3):
-        game = new_hand(teacher.rules, seed)
+        game = new_hand(teacher.options.rule_config, seed)
         assert list(teacher.finish(game.clone())) == _rule_game(seed)
         assert teacher.finish(game.clone()) == teacher.finish(game)  # the same tiles, every time
 

@@ -90,12 +90,22 @@ class GameSlot:
         self.over = False
         self._begin(game)
 
+    def resume(self, game: Game) -> None:
+        """Play on from ``game``, a hand already in progress (a :meth:`Game.clone` of a real
+        table, to finish it another way): one hand, whatever the options' episode, numbered 0.
+        The seat views are new and catch up with the hand's events when first read, so the
+        observations are those of the table ``game`` was cloned from."""
+        self.match = None
+        self.hand_index = 0
+        self._begin(game)
+        self.over = game.is_over
+
     def _begin(self, game: Game) -> None:
         self.game = game
         n = self.rules.num_tiles
         self.views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
                                num_tiles=n) for s in range(4)]
-        self.seat = game.to_act()[0]
+        self.seat = game.to_act()[0] if not game.is_over else -1
 
     # ---------------------------------------------------------------- reading
     def legal(self, seat: int) -> Sequence[int]:

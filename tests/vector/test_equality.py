@@ -110,3 +110,33 @@ def test_options_are_checked_as_raw_env_does() -> None:
     env = VectorMahjongEnv(2)
     with pytest.raises(ValueError, match="reset"):
         env.step([0, 0])
+
+
+@pytest.mark.parametrize("cut", [0, 7, 40])
+def test_a_slot_resumed_from_a_clone_plays_on_as_the_table_it_came_from(cut: int) -> None:
+    from mjenv.vector.options import env_options
+    from mjenv.vector.slot import GameSlot
+
+    options = env_options({"encoder": "mjenv-v1+shanten"})
+    table = GameSlot(options)
+    table.start(23)
+    for t in range(cut):  # the views of some seats are read on the way, others are not
+        if t % 3 == 0:
+            table.observe(table.seat)
+        table.step(int(choose(table.mask(table.seat)[None], t)[0]))
+    assert table.game is not None
+    copy = GameSlot(options)
+    copy.resume(table.game.clone())
+    t = cut
+    while not table.over:
+        assert not copy.over and copy.seat == table.seat
+        want, got = table.observe(table.seat), copy.observe(copy.seat)
+        assert all(np.array_equal(want[k], got[k]) for k in want), t
+        action = int(choose(want["action_mask"][None], t)[0])
+        ended, also = table.step(action), copy.step(action)
+        assert (ended is None) == (also is None)
+        t += 1
+    assert copy.over and copy.seat == -1 and table.game.result == copy.game.result
+    finished = GameSlot(options)
+    finished.resume(table.game)  # a hand that is over: nothing to play
+    assert finished.over and finished.seat == -1
