@@ -100,7 +100,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from mjenv.arena.runner import WorkerPool
+from mjenv.arena.runner import WorkerPool, run_arena
 from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.procs import (
     available_cores,
@@ -785,7 +785,6 @@ def _arena(args: Args, spec: str, name: str, folder: Path, records: str | None =
     """``spec`` 1-vs-3 against ``eval_opponent`` on the evaluation deals (resumes a partial
     run in ``folder``), on ``pool``'s workers when one is given."""
     from mjenv.arena.config import ArenaConfig
-    from mjenv.arena.runner import run_arena
 
     config = ArenaConfig(agents=(spec, args.eval_opponent), names=(name, args.eval_opponent),
                          deals=args.eval_deals, seed=args.eval_seed, rules=args.rules)
