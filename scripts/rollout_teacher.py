@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN
+from mjenv.arena.stats import mean_ci
 from mjenv.engine import Game
 from mjenv.shanten import discard_outcomes
 from mjenv.vector.options import env_options
@@ -220,12 +221,11 @@ def estimate(folder: Path, folds: int, epochs: int, lr: float,
              f"{folds} folds, {epochs} epochs, lr {lr}"]
     for tau in taus:
         pick = best_pred > tau
-        per = np.bincount(seat_hand, weights=np.where(pick, best_gain, 0.0))
-        mean, half = per.mean(), 1.96 * per.std(ddof=1) / np.sqrt(len(per))
+        per = mean_ci(np.bincount(seat_hand, weights=np.where(pick, best_gain, 0.0)).tolist())
         lines.append(f"tau {tau:g}: departs at {pick.mean():.2%} of decisions "
                      f"({int((pick & discard).sum())} discards, {int((pick & ~discard).sum())} "
-                     f"claims); gain per seat and hand {mean:+.3f} "
-                     f"[{mean - half:+.3f}, {mean + half:+.3f}]")
+                     f"claims); gain per seat and hand {per['mean']:+.3f} "
+                     f"[{per['low']:+.3f}, {per['high']:+.3f}]")
     return lines
 
 
