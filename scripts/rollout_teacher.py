@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from tqdm import tqdm
 
 from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN
 from mjenv.arena.stats import mean_ci
@@ -139,15 +139,13 @@ def collect(hands: int, start: int, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     teacher = Teacher()
     rows: dict[str, list[object]] = {k: [] for k in ("obs", "mask", "seat", "cands", "q", "hand")}
-    began = time.perf_counter()
-    for h in range(start, start + hands):
-        one = teacher.hand(h)
-        for key, values in one.items():
-            rows[key] += values
-        rows["hand"] += [h] * len(one["q"])
-        print(f"\rhand {h - start + 1}/{hands}: {len(rows['q'])} decisions, "
-              f"{time.perf_counter() - began:.0f} s", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    with tqdm(range(start, start + hands), unit="hand", file=sys.stderr) as bar:
+        for h in bar:
+            one = teacher.hand(h)
+            for key, values in one.items():
+                rows[key] += values
+            rows["hand"] += [h] * len(one["q"])
+            bar.set_postfix(decisions=len(rows["q"]))
     partial = path.with_suffix(".partial.npz")
     np.savez(partial, **{k: np.array(v) for k, v in rows.items()})
     partial.replace(path)
