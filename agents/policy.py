@@ -46,9 +46,11 @@ import contextlib
 import math
 import os
 import pickle
-from collections.abc import Iterator, Mapping
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from copy import deepcopy
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -331,6 +333,41 @@ def inference_conv(rows: int, device: torch.device) -> Iterator[None]:
         torch.backends.mkldnn.enabled = True  # type: ignore[assignment]
 
 
+Inference = Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
+"""What :meth:`PolicyNet.forward` computes, as a callable: ``(obs, mask) -> (logits, value)``."""
+
+
+def frozen(net: PolicyNet) -> Inference:
+    """``net`` for CPU inference: its forward traced with TorchScript and frozen (the weights
+    folded in as constants), so a call skips the modules' Python dispatch and the shape checks.
+    A pool snapshot's batch of one or two rows in PPO's rollouts then costs about half, and the
+    learner's batch of about 17 rows about four fifths (measured on the development machine,
+    torch 2.13, one thread). The outputs are those of ``net`` to the bit (a test), at any batch
+    size. The weights are copied: after ``net`` changes, freeze it again (about 30 ms).
+
+    ``net`` itself off the CPU (tracing buys little where the device runs the batch), and where
+    this torch cannot trace: torch 2.13 marks TorchScript deprecated in favour of
+    ``torch.compile``, which needs a C++ toolchain and seconds of compiling in every process,
+    and a plain functional forward saves only about a third of what the trace saves."""
+    device = next(net.parameters()).device
+    if device.type != "cpu":
+        return net
+    width, actions = net.config.obs_shape[1], net.config.num_actions
+    example = (torch.zeros(2, net.config.input_planes, width),
+               torch.ones(2, actions, dtype=torch.bool))
+    copy = deepcopy(net).eval()  # a frozen module may share tensors with what it traced
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            # the tracer warns that the shape checks become constants of the trace (the
+            # callers check their rows) and that TorchScript is deprecated (above)
+            warnings.simplefilter("ignore")
+            traced = torch.jit.trace(copy, example, check_trace=False)  # type: ignore[no-untyped-call]
+            module = torch.jit.freeze(traced)
+    except (AttributeError, RuntimeError):  # a torch without TorchScript
+        return net
+    return cast(Inference, module)
+
+
 # ------------------------------------------------------------------ the agent
 
 def _mixed_seed(*parts: int) -> int:
@@ -358,6 +395,9 @@ class PolicyAgent:
         self.seed = seed
         self.seat: int | None = None
         self.net, self.extra = load_checkpoint(path, self.device)
+        self.forward = frozen(self.net)
+        """``net``'s forward as :meth:`act_batch` runs it (:func:`frozen`: its weights never
+        change)"""
         self.generator = torch.Generator(device="cpu")
         if seed is None:
             self.generator.seed()
@@ -400,7 +440,7 @@ class PolicyAgent:
         with torch.inference_mode(), inference_conv(len(obs_np), self.device):
             obs = torch.from_numpy(obs_np).to(self.device)
             mask = torch.from_numpy(mask_np).to(self.device)
-            logits, _ = self.net(obs, mask)
+            logits, _ = self.forward(obs, mask)
             if self.greedy:
                 actions = logits.argmax(dim=1).cpu()
             else:

@@ -28,9 +28,11 @@ kind is drawn from ``opponents`` with ``opponent_weights``, and
 * anything else is an agent spec (``"greedy"``, ``"rule"``, ``"policy:PATH"`` ...) playing the
   other three seats.
 
-Every tick, each hand in play is asked for the acting seat's decision; the learner's decisions
-(and each snapshot's) go through the network in one batch, sampled from the masked softmax
-with a seeded ``torch.Generator``. A finished hand is replaced by a new one. A learner seat's
+Every tick, each hand in play plays on until a network is to act: the agents' seats decide as
+they come. Then the learner's decisions (and each snapshot's) go through the network in one
+batch (its frozen copy, :func:`~mjenv_agents.policy.frozen`, made again for every collection),
+sampled from the masked softmax with Gumbel noise from a seeded ``torch.Generator``
+(:func:`sample_gumbel`). A finished hand is replaced by a new one. A learner seat's
 decisions form one trajectory whose only reward comes at its end: the seat's payment times
 ``reward_scale`` (MCR scores run from -30ish to +300; the default 0.02 maps a common win to
 about +1). Advantages are GAE(``gamma``, ``gae_lambda``) over the trajectory, bootstrapping
@@ -100,6 +102,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
+from mjenv.actions import NUM_ACTIONS
 from mjenv.arena.runner import WorkerPool, run_arena
 from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.procs import (
@@ -113,7 +116,15 @@ from mjenv.vector.options import EnvOptions
 from mjenv.vector.slot import GameSlot
 
 from ..features import feature_encoder
-from ..policy import PolicyConfig, PolicyNet, inference_conv, load_checkpoint, save_checkpoint
+from ..policy import (
+    Inference,
+    PolicyConfig,
+    PolicyNet,
+    frozen,
+    inference_conv,
+    load_checkpoint,
+    save_checkpoint,
+)
 from . import common
 from .common import latest_checkpoint, require
 
@@ -309,6 +320,17 @@ class _Hand:
     """learner seat -> (obs, mask, action, logprob, value) per decision"""
 
 
+@dataclass
+class _Harvest:
+    """What one collection has taken so far from the hands that ended."""
+
+    trajectories: list[list[tuple[np.ndarray, np.ndarray, int, float, float]]] = field(
+        default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+    """per trajectory: the hand's payment to its seat, times ``reward_scale``"""
+    decisions: int = 0
+
+
 class Rollout:
     """Plays hands for the learner and yields training data (see the module docstring).
 
@@ -335,6 +357,8 @@ class Rollout:
         """per slot: feature set -> the encoder of the networks with it"""
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
+        self.inference: dict[int, tuple[PolicyNet, Inference]] = {}
+        """id of a network (the learner, a pool snapshot) -> it and its :func:`frozen` copy"""
         self.restart(start)
 
     def restart(self, start: int) -> None:
@@ -401,69 +425,94 @@ class Rollout:
 
     def collect(self) -> Batch:
         """Play until ``decisions_per_update`` learner decisions of finished hands are in."""
-        finished: list[list[tuple[np.ndarray, np.ndarray, int, float, float]]] = []
-        rewards: list[float] = []
-        count = 0
-        while count < self.args.decisions_per_update:
-            for i, hand, _, action in self._tick():
-                end = hand.slot.step(action)
-                self.stepped += 1
-                if end is not None:
-                    result = end.result
-                    for s, steps in hand.steps.items():
-                        if steps:
-                            finished.append(steps)
-                            rewards.append(result.payments[s] * self.args.reward_scale)
-                            count += len(steps)
-                        self.stats.append((float(result.payments[s]), int(result.winner == s),
-                                           int(result.from_seat == s and not result.self_drawn
-                                               and result.winner is not None)))
-                    self.hands[i] = self._new_hand(i)
-        return self._batch(finished, rewards)
+        self._freeze()
+        harvest = _Harvest()
+        while harvest.decisions < self.args.decisions_per_update:
+            self._tick(harvest)
+        return self._batch(harvest.trajectories, harvest.rewards)
 
-    def _tick(self) -> list[tuple[int, _Hand, int, int]]:
-        """One decision of every hand in play: (hand index, hand, seat, action) each, the
-        networks' decisions batched."""
-        asks: dict[int, list[tuple[int, int, np.ndarray, np.ndarray]]] = {}  # net id -> asks
+    def _freeze(self) -> None:
+        """Frozen copies of the networks for this collection: the learner's afresh (its
+        weights change between collections), the pool's kept while the pool keeps them."""
+        kept = {id(net): entry for net in self.pool
+                if (entry := self.inference.get(id(net))) is not None and entry[0] is net}
+        self.inference = {id(net): (net, frozen(net))
+                          for net in (self.net, *self.pool) if id(net) not in kept} | kept
+
+    def _tick(self, harvest: _Harvest) -> None:
+        """Every hand in play on to its next network decision (the agents' seats play as
+        they come), then those decisions, one batch per network."""
+        asks: dict[int, list[tuple[int, int]]] = {}  # net id -> (slot, seat) to ask it
         nets: dict[int, PolicyNet] = {}
-        chosen: list[tuple[int, _Hand, int, int]] = []
-        for i, hand in enumerate(self.hands):
-            table = hand.slot
-            seat = table.seat
-            player = hand.players[seat]
-            if player is SELF or isinstance(player, PolicyNet):
-                net: PolicyNet = player if isinstance(player, PolicyNet) else self.net
-                nets[id(net)] = net
-                mask = table.mask(seat)
-                obs = self._encoder(i, net).encode(table.view(seat), mask)
-                asks.setdefault(id(net), []).append((i, seat, obs, mask))
-            else:
+        for i in range(len(self.hands)):
+            while True:
+                table = self.hands[i].slot
+                seat = table.seat
+                player = self.hands[i].players[seat]
+                if player is SELF or isinstance(player, PolicyNet):
+                    break
                 o = table.observe(seat)
-                chosen.append((i, hand, seat, int(player.act(o["observation"],
-                                                             o["action_mask"]))))
+                self._play(i, int(player.act(o["observation"], o["action_mask"])), harvest)
+            net: PolicyNet = player if isinstance(player, PolicyNet) else self.net
+            nets[id(net)] = net
+            asks.setdefault(id(net), []).append((i, seat))
+        chosen: list[tuple[int, int]] = []
         for key, items in asks.items():
             net = nets[key]
-            mask_np = np.stack([m for _, _, _, m in items]) != 0
-            obs_np = net.prepare(np.stack([o for _, _, o, _ in items]), mask_np)
+            obs_np, mask_np = self._rows(net, items)
             actions, logprobs, values = self._sample(net, obs_np, mask_np)
-            for j, (i, seat, _, _) in enumerate(items):
-                hand = self.hands[i]
+            for j, (i, seat) in enumerate(items):
                 if net is self.net:
-                    hand.steps[seat].append((obs_np[j], mask_np[j], actions[j], logprobs[j],
-                                             values[j]))
-                chosen.append((i, hand, seat, actions[j]))
-        chosen.sort(key=lambda c: c[0])
-        return chosen
+                    self.hands[i].steps[seat].append((obs_np[j], mask_np[j], actions[j],
+                                                      logprobs[j], values[j]))
+                chosen.append((i, actions[j]))
+        for i, action in sorted(chosen):
+            self._play(i, action, harvest)
+
+    def _rows(self, net: PolicyNet, asks: list[tuple[int, int]],
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """The network input and legal mask of each (slot, seat) in ``asks``, written by the
+        slots' encoders straight into one new batch (its rows are kept in trajectories)."""
+        masks = np.empty((len(asks), NUM_ACTIONS), dtype=np.int8)
+        encoder = self._encoder(asks[0][0], net)
+        obs = np.empty((len(asks), *encoder.shape), dtype=encoder.dtype)
+        for j, (i, seat) in enumerate(asks):
+            table = self.hands[i].slot
+            masks[j] = table.mask(seat)
+            self._encoder(i, net).encode_into(table.view(seat), masks[j], obs[j])
+        legal = masks != 0
+        return net.prepare(obs, legal), legal
+
+    def _play(self, i: int, action: int, harvest: _Harvest) -> None:
+        """``action`` in the hand of slot ``i``; when that ends the hand, its learner seats'
+        trajectories and statistics are taken and a new hand is dealt in the slot."""
+        hand = self.hands[i]
+        end = hand.slot.step(action)
+        self.stepped += 1
+        if end is None:
+            return
+        result = end.result
+        for s, steps in hand.steps.items():
+            if steps:
+                harvest.trajectories.append(steps)
+                harvest.rewards.append(result.payments[s] * self.args.reward_scale)
+                harvest.decisions += len(steps)
+            self.stats.append((float(result.payments[s]), int(result.winner == s),
+                               int(result.from_seat == s and not result.self_drawn
+                                   and result.winner is not None)))
+        self.hands[i] = self._new_hand(i)
 
     @torch.inference_mode()
     def _sample(self, net: PolicyNet, obs_np: np.ndarray, mask_np: np.ndarray,
                 ) -> tuple[list[int], list[float], list[float]]:
         device = next(net.parameters()).device
+        entry = self.inference.get(id(net))
+        forward = entry[1] if entry is not None and entry[0] is net else net
         with inference_conv(len(obs_np), device):
-            logits, value = net(torch.from_numpy(obs_np).to(device),
-                                torch.from_numpy(mask_np).to(device))
+            logits, value = forward(torch.from_numpy(obs_np).to(device),
+                                    torch.from_numpy(mask_np).to(device))
         logp = torch.log_softmax(logits.float(), dim=1).cpu()
-        action = torch.multinomial(logp.exp(), 1, generator=self.generator).squeeze(1)
+        action = sample_gumbel(logp, self.generator)
         taken = logp.gather(1, action[:, None]).squeeze(1)
         return action.tolist(), taken.tolist(), value.float().cpu().tolist()
 
@@ -502,6 +551,16 @@ class Rollout:
 
     def close(self) -> None:
         pass
+
+
+def sample_gumbel(logp: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row of log-probabilities ``logp`` (B, A), drawn as the argmax of
+    ``logp`` plus Gumbel noise from ``generator``: the softmax's distribution exactly, at about
+    half the cost of ``torch.multinomial`` at PPO's batch sizes. Uniforms are kept above 0, so
+    the noise is finite and an action of probability 0 is never drawn."""
+    uniform = torch.rand(logp.shape, generator=generator)
+    uniform.clamp_(min=torch.finfo(torch.float32).tiny)
+    return (logp - uniform.log_().neg_().log_()).argmax(dim=1)
 
 
 def _stats_metrics(stats: list[tuple[float, int, int]]) -> dict[str, float]:
