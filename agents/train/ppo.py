@@ -357,8 +357,9 @@ class Rollout:
         """per slot: feature set -> the encoder of the networks with it"""
         self.stepped = 0
         """decisions of all seats played (for the throughput metric)"""
-        self.inference: dict[int, tuple[PolicyNet, Inference]] = {}
-        """id of a network (the learner, a pool snapshot) -> it and its :func:`frozen` copy"""
+        self.inference: dict[PolicyNet, Inference] = {}
+        """a network of this collection (the learner, a pool snapshot) -> its :func:`frozen`
+        copy (modules hash by identity)"""
         self.restart(start)
 
     def restart(self, start: int) -> None:
@@ -434,10 +435,9 @@ class Rollout:
     def _freeze(self) -> None:
         """Frozen copies of the networks for this collection: the learner's afresh (its
         weights change between collections), the pool's kept while the pool keeps them."""
-        kept = {id(net): entry for net in self.pool
-                if (entry := self.inference.get(id(net))) is not None and entry[0] is net}
-        self.inference = {id(net): (net, frozen(net))
-                          for net in (self.net, *self.pool) if id(net) not in kept} | kept
+        pool = {net: self.inference[net] if net in self.inference else frozen(net)
+                for net in self.pool}
+        self.inference = pool | {self.net: frozen(self.net)}
 
     def _tick(self, harvest: _Harvest) -> None:
         """Every hand in play on to its next network decision (the agents' seats play as
@@ -506,8 +506,7 @@ class Rollout:
     def _sample(self, net: PolicyNet, obs_np: np.ndarray, mask_np: np.ndarray,
                 ) -> tuple[list[int], list[float], list[float]]:
         device = next(net.parameters()).device
-        entry = self.inference.get(id(net))
-        forward = entry[1] if entry is not None and entry[0] is net else net
+        forward = self.inference.get(net, net)  # a snapshot of a pool since replaced: as is
         with inference_conv(len(obs_np), device):
             logits, value = forward(torch.from_numpy(obs_np).to(device),
                                     torch.from_numpy(mask_np).to(device))
