@@ -14,7 +14,11 @@ What is counted (per second of wall time, ``time.perf_counter``):
   from the observation (``augment``), as a policy with ``features="shanten-v1"`` does.
 * **peers** (where installed, as scripts/bench_env.py plays them, ``--peer-games`` games a
   pass): RiichiEnv (Rust, the reference of the acceptance ratios), pymahjong (C++) and RLCard
-  (its steps are the unit).
+  (its steps are the unit); and RiichiEnv's tables stepped *in turn*, as many as the batch
+  sizes above one (64 and 1,024), one step of each per sweep as a batch is stepped. A batch
+  visits every game once a step, so past a few dozen games each one's state has left the CPU
+  caches by its next turn; the in-turn passes show what that costs a Rust core, and the ratio
+  of its 1,024 tables to its one table is printed with the acceptance lines.
 * **vector**: ``VectorMahjongEnv(N, num_workers=w, encoder=...)``: every step gives each game a
   random legal action (one vectorised draw over the batch's masks) and counts N decisions;
   finished hands auto-reset inside the step (timed). Building the batch, starting the workers,
@@ -203,9 +207,9 @@ def riichienv_in_turn(riichienv: Any, n: int) -> Callable[[int, int], tuple[int,
     return run
 
 
-def peer_cases(peer_games: int, in_turn: int) -> list[Case]:
-    """The installed peers' passes (RiichiEnv first: the acceptance reference; then, with
-    ``in_turn``, RiichiEnv tables played in turn as a batch of that size)."""
+def peer_cases(peer_games: int, in_turn: Sequence[int]) -> list[Case]:
+    """The installed peers' passes (RiichiEnv first: the acceptance reference; then RiichiEnv
+    tables played in turn as a batch of each size in ``in_turn``)."""
     out = []
     for name, label in PEER_LABELS.items():
         module = bench_env.load_peer(name)
@@ -215,14 +219,15 @@ def peer_cases(peer_games: int, in_turn: int) -> list[Case]:
             continue
         games = peer_games if name != "rlcard" else max(1, peer_games // 4)
         out.append(Case(name, label, "—", 0, "—", False, peer_loop(name, module, games)))
-        if name == "riichienv" and in_turn > 1:
-            out.append(Case(f"riichienv.{in_turn}", f"RiichiEnv, {in_turn:,} tables in turn",
-                            in_turn, 0, "—", False, riichienv_in_turn(module, in_turn)))
+        if name == "riichienv":
+            out += [Case(f"riichienv.{n}", f"RiichiEnv, {n:,} tables in turn", n, 0, "—",
+                         False, riichienv_in_turn(module, n)) for n in in_turn]
     return out
 
 
 def cases(warmup: int, quick: bool, peer_games: int = 0) -> list[Case]:
-    out = peer_cases(peer_games, SIZES[-1] if not quick else 64) if peer_games else []
+    batches = [n for n in (SIZES if not quick else (1, 64)) if n > 1]
+    out = peer_cases(peer_games, batches) if peer_games else []
     out += [Case("raw", "`raw_env`", "—", 0, "mjenv-v1", False, raw_loop("mjenv-v1", False)),
            Case("raw.features", "`raw_env` + `augment` per decision", "—", 0, SHANTEN, True,
                 raw_loop("mjenv-v1", True)),
@@ -328,7 +333,11 @@ def acceptance(rates: dict[str, list[float]]) -> list[str]:
               ("2 workers / one core, N = 1,024, `mjenv-v1`", "vec.mjenv-v1.1024.2",
                "vec.mjenv-v1.1024.0", TARGET_WORKERS),
               ("like for like (no target): one core, N = 1,024, `mjenv-v1` / 1,024 RiichiEnv "
-               "tables in turn", "vec.mjenv-v1.1024.0", "riichienv.1024", None)]
+               "tables in turn", "vec.mjenv-v1.1024.0", "riichienv.1024", None),
+              ("like for like (no target): one core, N = 64, `mjenv-v1` / 64 RiichiEnv tables "
+               "in turn", "vec.mjenv-v1.64.0", "riichienv.64", None),
+              ("what a batch costs RiichiEnv itself (no target): 1,024 tables in turn / one "
+               "table", "riichienv.1024", "riichienv", None)]
     lines = []
     for label, key, base, target in checks:
         got = median_ratio(rates, key, base)

@@ -47,3 +47,5 @@ def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) ->
     assert lines[1].endswith("0.45, target 0.5: NOT met")
     assert lines[2].endswith("1.67, target 1.6: met")
     assert "not measured" in bench.acceptance({"riichienv": [1.0]})[0]
+    rates["riichienv.1024"] = [60.0, 70.0, 50.0]  # RiichiEnv's own batch: 0.6, 0.7, 0.5
+    assert bench.acceptance(rates)[5].endswith("one table: 0.60")
