@@ -97,8 +97,12 @@ def collect(hands: int, start: int) -> dict[str, npt.NDArray[np.generic]]:
 def explained_variance(target: npt.NDArray[np.floating], predicted: npt.NDArray[np.floating],
                        ) -> float:
     """1 - Var(target - predicted) / Var(target): the share of the variance a prediction
-    removes (0 for a constant, negative for a prediction worse than one)."""
-    return float(1.0 - np.var(target - predicted) / np.var(target))
+    removes (0 for a constant, negative for a prediction worse than one); NaN where the targets
+    do not vary (fewer than two rows, say an empty bucket of the table), without a warning."""
+    spread = float(np.var(target)) if len(target) > 1 else 0.0
+    if spread == 0.0:
+        return float("nan")
+    return float(1.0 - np.var(target - predicted) / spread)
 
 
 def split_hands(hands: npt.NDArray[np.int64], seed: int = 0,

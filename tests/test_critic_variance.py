@@ -62,3 +62,4 @@ def test_the_split_keeps_hands_whole_and_the_score_is_variance_explained(
     assert script.explained_variance(y, y) == pytest.approx(1.0)
     assert script.explained_variance(y, np.full(4, 7.0)) == pytest.approx(0.0)
     assert script.explained_variance(y, -y) < 0
+    assert np.isnan(script.explained_variance(y[:0], y[:0]))  # an empty bucket: no score
