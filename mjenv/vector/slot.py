@@ -102,9 +102,13 @@ class GameSlot:
 
     def _begin(self, game: Game) -> None:
         self.game = game
-        n = self.rules.num_tiles
-        self.views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
-                               num_tiles=n) for s in range(4)]
+        if self.views:  # the same four views, emptied (SeatView.restart says why)
+            for view in self.views:
+                view.restart(dealer=game.dealer, prevalent_wind=game.prevalent_wind)
+        else:
+            n = self.rules.num_tiles
+            self.views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
+                                   num_tiles=n) for s in range(4)]
         self.seat = game.to_act()[0] if not game.is_over else -1
 
     # ---------------------------------------------------------------- reading

@@ -48,3 +48,16 @@ def test_a_played_hand_leaves_no_cycle_for_the_collector() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def test_the_action_log_holds_shared_entries() -> None:
+    """``Game.actions`` logs ``(seat, action)`` pairs made once per module (a new tuple per
+    step counted towards every collection: issue 15), compiled or not; the values are those
+    played."""
+    a, b = Game(seed=5), Game(seed=6)
+    play(a, random.Random(5), check=False)
+    play(b, random.Random(6), check=False)
+    assert all(type(x) is tuple and len(x) == 2 for x in a.actions)
+    shared = {x: x for x in a.actions}
+    common = [x for x in b.actions if x in shared]
+    assert common and all(shared[x] is x for x in common)

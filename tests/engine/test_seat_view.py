@@ -316,3 +316,23 @@ def test_clone_is_independent_and_views_are_unhashable() -> None:
         hash(v)
     assert "SeatView(seat=0" in repr(v) and v.seat_wind == 0
     assert c.hand_tiles() == g.hand_tiles(0)
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_a_restarted_view_is_a_new_view_of_the_next_hand(seat: int) -> None:
+    """``restart`` empties a used view in place (the batch's game slots reuse their four views
+    from hand to hand): after it the view equals a new one, and folding the next hand gives
+    what a fresh fold gives, whatever the previous hand left (melds, a hidden kong, a result)."""
+    old = random_hand(3)
+    view = SeatView.of_game(old, seat)
+    assert view.over and any(view.melds) and any(view.river)
+    hand, melds, rivers = view.hand, view.melds, view.river
+    nxt = random_hand(6)
+    d, w = nxt.dealer, nxt.prevalent_wind
+    view.restart(dealer=d, prevalent_wind=w)
+    assert view == SeatView(seat, dealer=d, prevalent_wind=w)
+    assert view.hand is hand and view.melds is melds and view.river is rivers  # the same lists
+    view.extend(nxt.events)
+    assert view == fold(nxt.events, seat, dealer=d, prevalent_wind=w)
+    with pytest.raises(ValueError, match="dealer"):
+        view.restart(dealer=4, prevalent_wind=0)
