@@ -22,8 +22,12 @@ What is counted (per second of wall time, ``time.perf_counter``):
 * **vector**: ``VectorMahjongEnv(N, num_workers=w, encoder=...)``: every step gives each game a
   random legal action (one vectorised draw over the batch's masks) and counts N decisions;
   finished hands auto-reset inside the step (timed). Building the batch, starting the workers,
-  ``reset`` and ``--warmup`` steps (so that the games are spread over their hands) are not
-  timed.
+  ``reset`` and ``--warmup`` steps are not timed. Each pass times at least ``--min-steps``
+  steps (120: a hand of random play lasts 85-116 decisions, 106 on average), so every game
+  ends a hand and deals the next one inside the timed window whatever N is: the games of a
+  batch start together, and a pass of a few dozen steps at N = 1,024 would time only the
+  middle of their first hands, never a hand's end or a new deal (the first tables, until
+  2026-12-02, did so at N = 1,024). RiichiEnv's tables in turn sweep as many times.
 
 Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios to
 ``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over
@@ -36,7 +40,8 @@ per game (``tracemalloc``: the batch built, reset and warmed up, divided by N; n
 included), at N = 1,024 in one process.
 
     python scripts/bench_vector.py [--decisions 30000] [--runs 3] [--warmup 30] [--seed 0]
-                                   [--peer-games 200] [--quick] [--write-docs [PATH]]
+                                   [--min-steps 120] [--peer-games 200] [--quick]
+                                   [--write-docs [PATH]]
 
 ``--write-docs`` rewrites only this script's marked section of ``docs/benchmarks.md``
 (appended at the end when the markers are absent). Run it alone on the machine: worker passes
@@ -137,13 +142,17 @@ def raw_loop(encoder: str, features: bool) -> Callable[[int, int], tuple[int, fl
     return run
 
 
+MIN_STEPS = 120
+"""Timed steps of a batch pass at least: more than a hand of random play (85-116 decisions)."""
+
+
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     """One uniformly random legal action per row (the largest random key among the legal)."""
     actions: np.ndarray = np.argmax(rng.random(masks.shape) * masks, axis=1)
     return actions
 
 
-def vector_loop(n: int, workers: int, encoder: str, warmup: int,
+def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
                 ) -> Callable[[int, int], tuple[int, float]]:
     def run(decisions: int, seed: int) -> tuple[int, float]:
         rng = np.random.default_rng(seed)
@@ -151,7 +160,7 @@ def vector_loop(n: int, workers: int, encoder: str, warmup: int,
             batch = env.reset(seed=seed)
             for _ in range(warmup):
                 batch = env.step(random_actions(rng, batch.action_mask))
-            steps = max(1, -(-decisions // n))
+            steps = max(min_steps, -(-decisions // n))
             gc.collect()
             t0 = perf_counter()
             for _ in range(steps):
@@ -174,7 +183,8 @@ def peer_loop(name: str, module: Any, games: int) -> Callable[[int, int], tuple[
     return run
 
 
-def riichienv_in_turn(riichienv: Any, n: int) -> Callable[[int, int], tuple[int, float]]:
+def riichienv_in_turn(riichienv: Any, n: int, min_sweeps: int,
+                      ) -> Callable[[int, int], tuple[int, float]]:
     """``n`` RiichiEnv tables stepped in turn, one step of each per sweep (as a batch of ``n``
     games is stepped), each player asked doing what :func:`bench_env.play_riichienv` does; a
     finished kyoku starts the next deal at once. Why: a batch visits every game once per
@@ -187,10 +197,11 @@ def riichienv_in_turn(riichienv: Any, n: int) -> Callable[[int, int], tuple[int,
         deals = n
         randrange = random.Random(seed).randrange
         flatnonzero, frombuffer, f32, u8 = np.flatnonzero, np.frombuffer, np.float32, np.uint8
-        made = 0
+        made = sweeps = 0
         gc.collect()
         t0 = perf_counter()
-        while made < decisions:
+        while made < decisions or sweeps < min_sweeps:
+            sweeps += 1
             for i, env in enumerate(envs):
                 actions = {}
                 for pid, o in observations[i].items():
@@ -207,7 +218,7 @@ def riichienv_in_turn(riichienv: Any, n: int) -> Callable[[int, int], tuple[int,
     return run
 
 
-def peer_cases(peer_games: int, in_turn: Sequence[int]) -> list[Case]:
+def peer_cases(peer_games: int, in_turn: Sequence[int], min_steps: int) -> list[Case]:
     """The installed peers' passes (RiichiEnv first: the acceptance reference; then RiichiEnv
     tables played in turn as a batch of each size in ``in_turn``)."""
     out = []
@@ -221,13 +232,13 @@ def peer_cases(peer_games: int, in_turn: Sequence[int]) -> list[Case]:
         out.append(Case(name, label, "—", 0, "—", False, peer_loop(name, module, games)))
         if name == "riichienv":
             out += [Case(f"riichienv.{n}", f"RiichiEnv, {n:,} tables in turn", n, 0, "—",
-                         False, riichienv_in_turn(module, n)) for n in in_turn]
+                         False, riichienv_in_turn(module, n, min_steps)) for n in in_turn]
     return out
 
 
-def cases(warmup: int, quick: bool, peer_games: int = 0) -> list[Case]:
+def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> list[Case]:
     batches = [n for n in (SIZES if not quick else (1, 64)) if n > 1]
-    out = peer_cases(peer_games, batches) if peer_games else []
+    out = peer_cases(peer_games, batches, min_steps) if peer_games else []
     out += [Case("raw", "`raw_env`", "—", 0, "mjenv-v1", False, raw_loop("mjenv-v1", False)),
            Case("raw.features", "`raw_env` + `augment` per decision", "—", 0, SHANTEN, True,
                 raw_loop("mjenv-v1", True)),
@@ -239,7 +250,8 @@ def cases(warmup: int, quick: bool, peer_games: int = 0) -> list[Case]:
                     continue  # one game cannot be split
                 out.append(Case(f"vec.{encoder}.{n}.{w}", "`VectorMahjongEnv`", n, w, encoder,
                                 encoder == SHANTEN,
-                                vector_loop(n, w, encoder, warmup if n > 1 else 0)))
+                                vector_loop(n, w, encoder, warmup if n > 1 else 0,
+                                            min_steps)))
     return out
 
 
@@ -404,7 +416,9 @@ def section(argv: list[str], body: str, args: argparse.Namespace,
         "",
         f"About {args.decisions:,} decisions per pass ({args.decisions // 5:,} with the "
         f"analysis planes), {args.runs} interleaved rounds, seed {args.seed}, "
-        f"{args.warmup} untimed warm-up steps per batch; random masked actions everywhere. "
+        f"{args.warmup} untimed warm-up steps per batch, then at least {args.min_steps} timed "
+        f"steps (a whole hand of every game, deals included); random masked actions "
+        f"everywhere. "
         f"Load average (1 min) of the machine before / after the rounds: {load[0]:.1f} / "
         f"{load[1]:.1f} (other jobs share the {m['nproc']} cores; worker passes suffer most).",
         "",
@@ -425,6 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--decisions", type=int, default=30_000, help="decisions per pass")
     p.add_argument("--runs", type=int, default=3, help="interleaved rounds")
     p.add_argument("--warmup", type=int, default=30, help="untimed steps per batch")
+    p.add_argument("--min-steps", type=int, default=MIN_STEPS,
+                   help="timed steps per batch at least (a whole hand of every game)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--peer-games", type=int, default=200,
                    help="games per pass of each installed peer (RLCard: a quarter; 0: none)")
@@ -432,10 +448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
                    help=f"write the section into PATH (default {DOCS.relative_to(ROOT)})")
     args = p.parse_args(argv)
-    if args.decisions < 10 or args.runs < 1 or args.warmup < 0 or args.peer_games < 0:
-        p.error("--decisions >= 10, --runs >= 1, --warmup >= 0, --peer-games >= 0")
+    if (args.decisions < 10 or args.runs < 1 or args.warmup < 0 or args.peer_games < 0
+            or args.min_steps < 1):
+        p.error("--decisions >= 10, --runs >= 1, --warmup >= 0, --peer-games >= 0, "
+                "--min-steps >= 1")
     argv_used = list(sys.argv[1:] if argv is None else argv)
-    todo = cases(args.warmup, args.quick, args.peer_games)
+    todo = cases(args.warmup, args.quick, args.peer_games, args.min_steps)
     load_before = os.getloadavg()[0]
     rates = run_rounds(todo, args.decisions, args.runs, args.seed)
     load = (load_before, os.getloadavg()[0])

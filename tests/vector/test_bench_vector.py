@@ -23,7 +23,7 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
     text = report.read_text(encoding="utf-8")
     outside = text.split(bench.BEGIN)[0] + text.split(bench.END)[1] if bench.BEGIN in text \
         else text
-    args = ["--quick", "--decisions", "20", "--runs", "1", "--warmup", "1",
+    args = ["--quick", "--decisions", "20", "--runs", "1", "--warmup", "1", "--min-steps", "2",
             "--peer-games", "0", "--write-docs", str(report)]
     for _ in range(2):  # the second write replaces the first
         assert bench.main(args) == 0
@@ -35,6 +35,7 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
     assert new.split(bench.BEGIN)[0] + new.split(bench.END)[1] in (outside,
                                                                    outside.rstrip("\n") + "\n\n")
     assert "python scripts/bench_vector.py --quick" in new
+    assert "at least 2 timed steps" in new
 
 
 def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) -> None:
