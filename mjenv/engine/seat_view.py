@@ -204,11 +204,11 @@ class SeatView:
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
         """Make this the view of a new hand before its first event, for the same seat and
         wall size, emptying the view's lists in place rather than making new ones. Why: a batch
-        of a thousand tables starts a few hands every step, and the forty-odd new lists of
-        four new views per hand are what Python's garbage collector then walks through
-        (issue 15: about a fifth of a batch step's time at N = 1,024). A reference to a list
-        of this view taken before the restart sees the new hand; :meth:`clone` when the old
-        one must be kept."""
+        of a thousand tables starts a few hands every step, and the hundred-odd lists of four
+        new views per hand fed the older generations of Python's garbage collector (with the
+        engine's shared action-log entries, the collector's share of a step at N = 1,024 fell
+        from 11-12% to 4-5%: docs/vector.md). A reference to a list of this view taken before
+        the restart sees the new hand; :meth:`clone` when the old one must be kept."""
         _check_seat_number("dealer", dealer)
         _check_seat_number("prevalent_wind", prevalent_wind)
         self.dealer = dealer
