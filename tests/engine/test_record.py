@@ -304,7 +304,7 @@ def test_the_docs_examples_run() -> None:
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
     blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 5  # blocks fenced "python no-run" are sketches with free names
+    assert len(blocks) == 6  # blocks fenced "python no-run" are sketches with free names
     namespace: dict[str, object] = {}
     for block in blocks:
         exec(compile(block, str(doc), "exec"), namespace)

@@ -1,0 +1,285 @@
+"""A hand as one seat may imagine it: a :class:`Game` that agrees with everything the seat has
+seen, its hidden tiles drawn at random (determinization, for search agents).
+
+A seat sees its own tiles and every public event; it does not see the other seats' concealed
+tiles, their draws or the wall. :func:`sample_game` takes the seat's events (as the seat sees
+them: another seat's deal and draws carry no tile, mjenv.engine.events.view) and returns a new
+:class:`Game` at the same point of the same hand in which
+
+* the seat's own tiles, every public event and every count (tiles in each hand, tiles left in
+  the wall) are those it saw;
+* the tiles it has not seen (the other hands' concealed tiles and the wall) are a uniformly
+  random arrangement of the tiles it has not seen, under the one constraint of the rules that
+  a concealed hand holds no flower.
+
+Why a whole game and not only hands: a search agent plays the hand on from here (``Game.clone``,
+the agents' own decisions) in many such worlds, and only a real :class:`Game` applies every rule
+the same way the real table does. The game is rebuilt by replaying the hand: a wall is laid out
+so that every tile the seat saw taken comes from where it was taken (the wall's own ``deal``,
+``draw`` and ``draw_replacement`` give the positions: the layout is written once, in
+mjenv.engine.wall), each other seat's discards and melded tiles are placed at earlier draws of
+that seat, and the actions the seat saw (discards, claims, kongs; Pass for every answer it did
+not see) are stepped on a new game over that wall. The replayed events, as the seat sees them,
+must equal the seat's: a check that raises RuntimeError if this module and the engine ever
+disagree (tests/engine/test_determinize.py replays thousands of positions).
+
+Not sampled: another seat's concealed kong (its tile stays hidden until the end; which kind it
+is would have to be drawn among the kinds with four unseen copies). :func:`sample_game` returns
+None for a hand with one; a search agent then decides without searching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from mjenv import actions as A
+from mjenv.engine.events import (
+    HIDDEN,
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Deal,
+    Discard,
+    Draw,
+    DrawGame,
+    Event,
+    Flower,
+    Kong,
+    Penalty,
+    Pung,
+    Win,
+    view,
+)
+from mjenv.engine.game import CLAIM, ROB, Game
+from mjenv.engine.rules import MCR, RuleConfig
+from mjenv.engine.wall import LAYOUTS
+from mjenv.tiles import FLOWER_BASE
+
+Step = tuple[int, int, bool]
+"""(seat, action id, whether it answers a claim window)."""
+
+
+class _Layout:
+    """Walks the seat's events with a wall of positions (the tile at position ``p`` is ``p``),
+    so that every take the events show gets its position, and records what is known there."""
+
+    def __init__(self, rules: RuleConfig, seat: int, dealer: int) -> None:
+        self.seat = seat
+        self.positions = LAYOUTS[rules.wall_layout](list(range(rules.num_tiles)))
+        self.known: dict[int, int] = {}
+        """position -> tile, for every tile the seat knows the place of."""
+        self.dealt = self.positions.deal(dealer)
+        self.taken: list[list[int]] = [[] for _ in range(4)]
+        """Each other seat's takes whose tile is unknown yet (non-flowers), in order."""
+        self.initial: list[list[int]] = [[] for _ in range(4)]
+        """The flower replacements' positions of the initial replacement, per other seat."""
+        self.source: list[list[int]] = [[] for _ in range(4)]
+        """Where another seat's flowers of the current initial round came from ..."""
+        self.used = [0, 0, 0, 0]
+        """... and how many of those places hold this round's flowers so far."""
+        self.last: list[str] = ["", "", "", ""]
+        """Another seat's latest initial event: "", "flower" or "draw"."""
+        self.flowers: set[int] = set()
+        """The positions of the other seats' initial flowers."""
+
+    def deal(self, event: Deal) -> None:
+        s = event.seat
+        if s == self.seat:
+            if len(event.tiles) != len(self.dealt[s]):
+                raise ValueError(f"seat {s}'s deal has {len(event.tiles)} tiles, not 13")
+            for p, t in zip(self.dealt[s], event.tiles, strict=True):
+                self.known[p] = t
+
+    def initial_flower(self, event: Flower) -> None:
+        """A flower of the initial replacement: from another seat's deal (its first round), else
+        from its previous round of replacements, in the order they were taken (the engine keeps
+        that order), so the first unused positions of that source hold the flowers."""
+        s = event.seat
+        if s == self.seat:
+            return
+        if self.last[s] == "":
+            self.source[s], self.used[s] = list(self.dealt[s]), 0
+        elif self.last[s] == "draw":  # a new round: its flowers came from the last round's
+            # replacements, one taken per flower of that round
+            self.source[s], self.used[s] = self.initial[s][-self.used[s]:], 0
+        if self.used[s] >= len(self.source[s]):
+            raise ValueError(f"seat {s} exposes more flowers than it was dealt or drew")
+        p = self.source[s][self.used[s]]
+        self.used[s] += 1
+        self.known[p] = event.tile
+        self.flowers.add(p)
+        self.last[s] = "flower"
+
+    def initial_draw(self, event: Draw) -> None:
+        s = event.seat
+        p = self.positions.draw_replacement(s)
+        if s == self.seat:
+            self.known[p] = event.tile
+        else:
+            self.initial[s].append(p)
+            self.last[s] = "draw"
+
+    def end_initial(self) -> None:
+        """Each other seat's dealt tiles and replacements that were not flowers: its first
+        takes of unknown tiles."""
+        for s in range(4):
+            if s != self.seat:
+                self.taken[s] = [p for p in (*self.dealt[s], *self.initial[s])
+                                 if p not in self.flowers]
+
+    def take(self, seat: int, tail: bool, tile: int) -> None:
+        p = (self.positions.draw_replacement(seat) if tail else self.positions.draw(seat))
+        if tile != HIDDEN:
+            self.known[p] = tile
+        elif seat == self.seat:
+            raise ValueError(f"seat {seat}'s own draw shows no tile")
+        else:
+            self.taken[seat].append(p)
+
+    def give_up(self, seat: int, tiles: Sequence[int]) -> None:
+        """``seat`` shows ``tiles`` from its concealed hand (a discard, a meld): each was taken
+        at one of its earlier takes of an unknown tile (the latest one left)."""
+        if seat == self.seat:
+            return
+        for t in tiles:
+            if not self.taken[seat]:
+                raise ValueError(f"seat {seat} shows more tiles than it holds")
+            self.known[self.taken[seat].pop()] = t
+
+
+def _plan(events: Sequence[Event], seat: int, rules: RuleConfig,
+          dealer: int) -> tuple[_Layout, list[Step]] | None:
+    """The positions the events fix and the actions to replay (None: another seat's concealed
+    kong)."""
+    layout = _Layout(rules, seat, dealer)
+    steps: list[Step] = []
+    initial = True
+    previous: Event | None = None
+    for e in events:
+        s = e.seat
+        if isinstance(e, Deal):
+            layout.deal(e)
+        elif isinstance(e, Flower) and e.initial:
+            layout.initial_flower(e)
+        elif isinstance(e, Draw) and initial and e.replacement:
+            layout.initial_draw(e)
+        elif isinstance(e, (Draw, Flower)):
+            if initial:
+                layout.end_initial()
+                initial = False
+            if isinstance(e, Draw):
+                layout.take(s, e.replacement, e.tile)
+            else:  # a flower drawn in play: from the tail after a kong or another flower
+                tail = (previous is not None and previous.seat == s
+                        and isinstance(previous, (Flower, Kong, ConcealedKong, AddedKong)))
+                layout.take(s, tail, e.tile)
+        elif isinstance(e, Discard):
+            layout.give_up(s, (e.tile,))
+            steps.append((s, A.discard(e.tile), False))
+        elif isinstance(e, Chow):
+            layout.give_up(s, [t for t in e.tiles if t != e.claimed])
+            steps.append((s, A.chow(e.tiles[1], e.claimed), True))
+        elif isinstance(e, Pung):
+            layout.give_up(s, (e.tile, e.tile))
+            steps.append((s, A.pung(e.tile), True))
+        elif isinstance(e, Kong):
+            layout.give_up(s, (e.tile,) * 3)
+            steps.append((s, A.kong(e.tile), True))
+        elif isinstance(e, AddedKong):
+            layout.give_up(s, (e.tile,))
+            steps.append((s, A.added_kong(e.tile), False))
+        elif isinstance(e, ConcealedKong):
+            if e.tile == HIDDEN:
+                return None
+            steps.append((s, A.concealed_kong(e.tile), False))
+        elif isinstance(e, (Win, DrawGame, Penalty)):
+            raise ValueError("the hand is over: nothing to sample")
+        previous = e
+    if initial:
+        raise ValueError("the events stop before the first draw of play")
+    return layout, steps
+
+
+def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator) -> list[int]:
+    """Every position: the known tiles where they are, the other seats' concealed tiles drawn
+    from the unseen non-flowers, the rest of the unseen tiles shuffled over the other places."""
+    unseen = list(rules.tile_set())
+    counts: dict[int, int] = {}
+    for t in unseen:
+        counts[t] = counts.get(t, 0) + 1
+    for t in layout.known.values():
+        if counts.get(t, 0) <= 0:
+            raise ValueError(f"the events show tile {t} more often than the wall holds it")
+        counts[t] -= 1
+    pool = np.array([t for t, n in sorted(counts.items()) for _ in range(n)], dtype=np.int64)
+    rng.shuffle(pool)
+    held = [p for s in range(4) if s != layout.seat for p in layout.taken[s]]
+    plain = [int(t) for t in pool if t < FLOWER_BASE]
+    if len(plain) < len(held):
+        raise ValueError("too few unseen tiles for the other seats' hands")
+    tiles = [-1] * rules.num_tiles
+    for p, t in layout.known.items():
+        tiles[p] = t
+    for p, t in zip(held, plain[:len(held)], strict=True):
+        tiles[p] = t
+    rest = plain[len(held):] + [int(t) for t in pool if t >= FLOWER_BASE]
+    order = rng.permutation(len(rest))
+    free = [p for p in range(rules.num_tiles) if tiles[p] < 0]
+    for p, i in zip(free, order, strict=True):
+        tiles[p] = rest[int(i)]
+    return tiles
+
+
+def _close_window(game: Game) -> None:
+    """Answer Pass for every seat still asked in an open claim window (or robbery)."""
+    while game.phase in (CLAIM, ROB):
+        game.step(game.to_act()[0], A.PASS)
+
+
+def _replay(game: Game, steps: list[Step], window_open: bool) -> None:
+    """Step the seen actions on ``game``: a claim answers the window its discard opened (every
+    other seat asked passes), and any window still open before another action closed with
+    every answer Pass (the seat saw no claim). ``window_open``: the events end on a discard or
+    an added kong whose window has not closed."""
+    for seat, action, claim in steps:
+        if claim:
+            answered = False
+            while game.phase == CLAIM:
+                s = game.to_act()[0]
+                game.step(s, action if s == seat else A.PASS)
+                answered = answered or s == seat
+            if not answered:
+                raise RuntimeError(f"replay: seat {seat} was not asked for its "
+                                   f"{A.action_to_string(action)}")
+        else:
+            _close_window(game)
+            game.step(seat, action)
+    if not window_open:
+        _close_window(game)
+
+
+def sample_game(events: Sequence[Event], seat: int, rng: np.random.Generator, *,
+                rules: RuleConfig = MCR, dealer: int = 0,
+                prevalent_wind: int = 0) -> Game | None:
+    """A :class:`Game` consistent with ``events`` as ``seat`` saw them (the hand's events so far,
+    redacted for that seat: mjenv.engine.events.view), its unseen tiles drawn with ``rng``
+    (see the module docstring). None when another seat holds a concealed kong; ValueError when
+    the events are not a hand in progress of ``rules`` (over, cut before play began, more tiles
+    than the wall holds)."""
+    if not 0 <= seat <= 3:
+        raise ValueError(f"seat must be 0..3, got {seat!r}")
+    planned = _plan(events, seat, rules, dealer)
+    if planned is None:
+        return None
+    layout, steps = planned
+    game = Game(rules, wall=_wall(layout, rules, rng), dealer=dealer,
+                prevalent_wind=prevalent_wind)
+    _replay(game, steps, isinstance(events[-1], (Discard, AddedKong)))
+    seen = [view(e, seat) for e in game.events]
+    if seen != list(events):
+        first = next((i for i, (a, b) in enumerate(zip(seen, events, strict=False)) if a != b),
+                     min(len(seen), len(events)))
+        raise RuntimeError(f"the sampled hand departs from the seat's events at event {first}")
+    return game

@@ -1,0 +1,124 @@
+"""mjenv.engine.determinize: a sampled hand agrees with everything its seat has seen, and only
+with that."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from mjenv.engine import BOTZONE, MCR, Game, RuleConfig, SeatView
+from mjenv.engine.determinize import sample_game
+from mjenv.engine.events import ConcealedKong, Discard, Event, view
+from mjenv.tiles import FLOWER_BASE
+
+
+def _hidden(game: Game, seat: int) -> Counter[int]:
+    """The tiles ``seat`` cannot see: the other concealed hands and the wall."""
+    out: Counter[int] = Counter(game.wall.remaining_tiles())
+    for s in range(4):
+        if s != seat:
+            out.update({t: n for t, n in enumerate(game.hands[s]) if n})
+            out.update(m.tiles[0] for m in game.melds[s] if m.kind == "concealed_kong"
+                       for _ in range(4))
+    return out
+
+
+def _positions(rules: RuleConfig, games: int, seed: int):  # type: ignore[no-untyped-def]
+    """Every decision of every asked seat in ``games`` hands of random play."""
+    for g in range(games):
+        r = random.Random(seed + g)
+        dealer = rules.fixed_dealer if rules.fixed_dealer is not None else r.randrange(4)
+        game = Game(rules, seed=seed + g, dealer=dealer, prevalent_wind=r.randrange(4))
+        while not game.is_over:
+            for seat in game.to_act():
+                yield game, seat
+            seat = game.to_act()[0]
+            legal = game.legal(seat)
+            game.step(seat, legal[r.randrange(len(legal))])
+
+
+def _sample(game: Game, seat: int, rng: np.random.Generator) -> Game | None:
+    return sample_game([view(e, seat) for e in game.events], seat, rng, rules=game.rules,
+                       dealer=game.dealer, prevalent_wind=game.prevalent_wind)
+
+
+@pytest.mark.parametrize("rules", [MCR, BOTZONE], ids=["mcr", "botzone"])
+def test_a_sampled_hand_is_what_the_seat_saw(rules: RuleConfig) -> None:
+    rng = np.random.default_rng(0)
+    checked = 0
+    for game, seat in _positions(rules, 8, 100):
+        world = _sample(game, seat, rng)
+        if world is None:
+            assert any(m.kind == "concealed_kong" for s in range(4) if s != seat
+                       for m in game.melds[s])
+            continue
+        checked += 1
+        assert SeatView.of_game(world, seat) == SeatView.of_game(game, seat)
+        assert list(world.legal(seat)) == list(game.legal(seat))
+        assert world.phase == game.phase and seat in world.to_act()
+        assert [sum(h) for h in world.hands] == [sum(h) for h in game.hands]
+        assert world.wall.counts == game.wall.counts
+        # the unseen tiles are the same tiles, rearranged; no concealed hand holds a flower
+        assert _hidden(world, seat) == _hidden(game, seat)
+        assert all(not any(world.hands[s][FLOWER_BASE:]) for s in range(4))
+    assert checked > 500
+
+
+def test_the_hidden_tiles_are_redrawn_and_the_rng_decides() -> None:
+    game = Game(MCR, seed=5)
+    r = random.Random(1)
+    for _ in range(40):
+        seat = game.to_act()[0]
+        legal = game.legal(seat)
+        game.step(seat, legal[r.randrange(len(legal))])
+    seat = game.to_act()[0]
+    worlds = [_sample(game, seat, np.random.default_rng(k)) for k in (1, 2, 1)]
+    assert all(w is not None for w in worlds)
+    a, b, c = (w for w in worlds if w is not None)
+    assert a.hands == c.hands and a.wall.tiles == c.wall.tiles  # same rng seed, same world
+    assert a.hands[seat] == b.hands[seat] == game.hands[seat]
+    others = [s for s in range(4) if s != seat]
+    assert [a.hands[s] for s in others] != [b.hands[s] for s in others]
+    assert a.wall.remaining_tiles() != b.wall.remaining_tiles()
+
+
+def test_another_seats_concealed_kong_is_not_sampled() -> None:
+    rng = np.random.default_rng(0)
+    for game, seat in _positions(MCR, 400, 0):
+        if any(isinstance(e, ConcealedKong) and e.seat != seat for e in game.events):
+            assert _sample(game, seat, rng) is None
+            return
+    pytest.fail("no concealed kong in 400 hands of random play")
+
+
+def _events(seat: int) -> tuple[Game, list[Event]]:
+    game = Game(MCR, seed=3)
+    r = random.Random(3)
+    for _ in range(20):
+        s = game.to_act()[0]
+        legal = game.legal(s)
+        game.step(s, legal[r.randrange(len(legal))])
+    return game, [view(e, seat) for e in game.events]
+
+
+def test_bad_events_are_refused_in_one_line() -> None:
+    rng = np.random.default_rng(0)
+    game, events = _events(0)
+    with pytest.raises(ValueError, match="seat must be 0..3"):
+        sample_game(events, 4, rng, dealer=game.dealer, prevalent_wind=game.prevalent_wind)
+    with pytest.raises(ValueError, match="before the first draw"):
+        sample_game(events[:4], 0, rng, dealer=game.dealer)
+    # one tile discarded five times: more copies than the wall holds
+    other = next(e.seat for e in events if isinstance(e, Discard) and e.seat != 0)
+    with pytest.raises(ValueError, match="more often than the wall holds|more tiles than"):
+        sample_game([*events, *[Discard(other, 5)] * 5], 0, rng, dealer=game.dealer,
+                    prevalent_wind=game.prevalent_wind)
+    finished = Game(MCR, seed=3)
+    while not finished.is_over:
+        s = finished.to_act()[0]
+        finished.step(s, finished.legal(s)[0])
+    with pytest.raises(ValueError, match="the hand is over"):
+        sample_game([view(e, 0) for e in finished.events], 0, rng, dealer=finished.dealer)
