@@ -30,7 +30,7 @@ None for a hand with one; a search agent then decides without searching.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -202,33 +202,58 @@ def _plan(events: Sequence[Event], seat: int, rules: RuleConfig,
     return layout, steps
 
 
-def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator) -> list[int]:
-    """Every position: the known tiles where they are, the other seats' concealed tiles drawn
-    from the unseen non-flowers, the rest of the unseen tiles shuffled over the other places."""
-    unseen = list(rules.tile_set())
-    counts: dict[int, int] = {}
-    for t in unseen:
-        counts[t] = counts.get(t, 0) + 1
-    for t in layout.known.values():
-        if counts.get(t, 0) <= 0:
-            raise ValueError(f"the events show tile {t} more often than the wall holds it")
-        counts[t] -= 1
-    pool = np.array([t for t, n in sorted(counts.items()) for _ in range(n)], dtype=np.int64)
+HandSampler = Callable[[list[int], dict[int, int], np.random.Generator], dict[int, list[int]]]
+"""A prior over the other seats' concealed tiles: given the 34 counts of the unseen tiles that
+may be in a hand (no flowers) and each other seat's number of concealed tiles, it returns each
+other seat's concealed tiles (ids), drawn from those counts."""
+
+
+def uniform_hands(unseen: list[int], sizes: dict[int, int],
+                  rng: np.random.Generator) -> dict[int, list[int]]:
+    """The default prior: every arrangement of the unseen tiles equally likely."""
+    pool = np.array([t for t in range(len(unseen)) for _ in range(unseen[t])], dtype=np.int64)
     rng.shuffle(pool)
-    held = [p for s in range(4) if s != layout.seat for p in layout.taken[s]]
-    plain = [int(t) for t in pool if t < FLOWER_BASE]
-    if len(plain) < len(held):
+    out: dict[int, list[int]] = {}
+    at = 0
+    for s, n in sizes.items():
+        out[s] = [int(t) for t in pool[at:at + n]]
+        at += n
+    return out
+
+
+def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator,
+          hands: HandSampler) -> list[int]:
+    """Every position: the known tiles where they are, the other seats' concealed tiles from
+    ``hands``, the rest of the unseen tiles shuffled over the other places."""
+    left: dict[int, int] = {}
+    for t in rules.tile_set():
+        left[t] = left.get(t, 0) + 1
+    for t in layout.known.values():
+        if left.get(t, 0) <= 0:
+            raise ValueError(f"the events show tile {t} more often than the wall holds it")
+        left[t] -= 1
+    unseen = [left.get(t, 0) for t in range(FLOWER_BASE)]
+    sizes = {s: len(layout.taken[s]) for s in range(4) if s != layout.seat}
+    if sum(sizes.values()) > sum(unseen):
         raise ValueError("too few unseen tiles for the other seats' hands")
+    drawn = hands(unseen[:], sizes, rng)
     tiles = [-1] * rules.num_tiles
     for p, t in layout.known.items():
         tiles[p] = t
-    for p, t in zip(held, plain[:len(held)], strict=True):
-        tiles[p] = t
-    rest = plain[len(held):] + [int(t) for t in pool if t >= FLOWER_BASE]
-    order = rng.permutation(len(rest))
+    for s, n in sizes.items():
+        got = drawn.get(s, [])
+        if len(got) != n:
+            raise ValueError(f"the hand sampler gave seat {s} {len(got)} tiles, not {n}")
+        for p, t in zip(layout.taken[s], got, strict=True):
+            if not 0 <= t < FLOWER_BASE or left[t] <= 0:
+                raise ValueError(f"the hand sampler drew tile {t!r}, which is not unseen")
+            left[t] -= 1
+            tiles[p] = t
+    rest = np.array([t for t, n in sorted(left.items()) for _ in range(n)], dtype=np.int64)
+    rng.shuffle(rest)
     free = [p for p in range(rules.num_tiles) if tiles[p] < 0]
-    for p, i in zip(free, order, strict=True):
-        tiles[p] = rest[int(i)]
+    for p, t in zip(free, rest, strict=True):
+        tiles[p] = int(t)
     return tiles
 
 
@@ -261,11 +286,13 @@ def _replay(game: Game, steps: list[Step], window_open: bool) -> None:
 
 
 def sample_game(events: Sequence[Event], seat: int, rng: np.random.Generator, *,
-                rules: RuleConfig = MCR, dealer: int = 0,
-                prevalent_wind: int = 0) -> Game | None:
+                rules: RuleConfig = MCR, dealer: int = 0, prevalent_wind: int = 0,
+                hands: HandSampler = uniform_hands) -> Game | None:
     """A :class:`Game` consistent with ``events`` as ``seat`` saw them (the hand's events so far,
     redacted for that seat: mjenv.engine.events.view), its unseen tiles drawn with ``rng``
-    (see the module docstring). None when another seat holds a concealed kong; ValueError when
+    (see the module docstring); ``hands`` draws the other seats' concealed tiles (a prior: by
+    default every arrangement is equally likely). None when another seat holds a concealed
+    kong; ValueError when
     the events are not a hand in progress of ``rules`` (over, cut before play began, more tiles
     than the wall holds)."""
     if not 0 <= seat <= 3:
@@ -274,7 +301,7 @@ def sample_game(events: Sequence[Event], seat: int, rng: np.random.Generator, *,
     if planned is None:
         return None
     layout, steps = planned
-    game = Game(rules, wall=_wall(layout, rules, rng), dealer=dealer,
+    game = Game(rules, wall=_wall(layout, rules, rng, hands), dealer=dealer,
                 prevalent_wind=prevalent_wind)
     _replay(game, steps, isinstance(events[-1], (Discard, AddedKong)))
     seen = [view(e, seat) for e in game.events]

@@ -122,3 +122,53 @@ def test_bad_events_are_refused_in_one_line() -> None:
         finished.step(s, finished.legal(s)[0])
     with pytest.raises(ValueError, match="the hand is over"):
         sample_game([view(e, 0) for e in finished.events], 0, rng, dealer=finished.dealer)
+
+
+def test_a_prior_draws_the_other_hands() -> None:
+    game, _ = _events(0)
+    seat = game.to_act()[0]
+    events = [view(e, seat) for e in game.events]
+    asked: list[dict[int, int]] = []
+
+    def lowest(unseen: list[int], sizes: dict[int, int],
+               rng: np.random.Generator) -> dict[int, list[int]]:
+        """Each other seat gets the lowest unseen tiles, in seat order."""
+        asked.append(dict(sizes))
+        left = unseen[:]
+        out: dict[int, list[int]] = {}
+        for s, n in sizes.items():
+            out[s] = []
+            for _ in range(n):
+                t = next(t for t in range(len(left)) if left[t])
+                left[t] -= 1
+                out[s].append(t)
+        return out
+
+    world = sample_game(events, seat, np.random.default_rng(0), dealer=game.dealer,
+                        prevalent_wind=game.prevalent_wind, hands=lowest)
+    assert world is not None
+    assert asked == [{s: sum(game.hands[s]) for s in range(4) if s != seat}]
+    drawn = lowest(_unseen_plain(game, seat), asked[0], np.random.default_rng(0))
+    for s, tiles in drawn.items():
+        assert world.hands[s] == [tiles.count(t) for t in range(34)]
+    assert SeatView.of_game(world, seat) == SeatView.of_game(game, seat)
+
+    def short(unseen: list[int], sizes: dict[int, int],
+              rng: np.random.Generator) -> dict[int, list[int]]:
+        return {s: [] for s in sizes}
+
+    def seen(unseen: list[int], sizes: dict[int, int],
+             rng: np.random.Generator) -> dict[int, list[int]]:
+        """Five copies of one kind to every seat: more than the wall holds."""
+        return {s: [0] * n for s, n in sizes.items()}
+
+    for bad, message in ((short, "gave seat"), (seen, "not unseen")):
+        with pytest.raises(ValueError, match=message):
+            sample_game(events, seat, np.random.default_rng(0), dealer=game.dealer,
+                        prevalent_wind=game.prevalent_wind, hands=bad)
+
+
+def _unseen_plain(game: Game, seat: int) -> list[int]:
+    """34 counts of the tiles ``seat`` has not seen that may stand in a hand."""
+    hidden = _hidden(game, seat)
+    return [hidden.get(t, 0) for t in range(34)]
