@@ -1,0 +1,104 @@
+"""scripts/search_agent.py (the determinized-search experiment of docs/training.md): its prior
+draws hands as far from ready as it says, and the agent plays legal, reproducible games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import mjenv
+from mjenv.arena import ArenaConfig, run_arena
+from mjenv.engine import MCR, Game
+from mjenv.engine.determinize import sample_game, uniform_hands
+from mjenv.engine.events import view
+from mjenv.shanten import shanten_counts
+
+
+def _late_positions(count: int) -> list[tuple[Game, int]]:
+    """Discard decisions with at most 45 tiles left, from random play."""
+    out = []
+    r = random.Random(0)
+    seed = 0
+    while len(out) < count:
+        game = Game(MCR, seed=seed)
+        seed += 1
+        while not game.is_over:
+            seat = game.to_act()[0]
+            if game.phase == 0 and game.wall.remaining <= 45 and not any(
+                    m.kind == "concealed_kong" for m in sum(game.melds, [])):
+                out.append((game.clone(), seat))
+                break
+            legal = game.legal(seat)
+            game.step(seat, legal[r.randrange(len(legal))])
+    return out
+
+
+def test_the_ready_prior_draws_hands_near_ready(
+        load_script: Callable[[str], ModuleType]) -> None:
+    script = load_script("search_agent")
+    rng = np.random.default_rng(0)
+    shanten: dict[str, list[int]] = {"ready": [], "uniform": []}
+    for game, seat in _late_positions(25):
+        events = [view(e, seat) for e in game.events]
+        prior = script.ready_hands(game.wall.remaining,
+                                   {s: len(game.melds[s]) for s in range(4)})
+        for name, hands in (("ready", prior), ("uniform", uniform_hands)):
+            world = sample_game(events, seat, rng, dealer=game.dealer,
+                                prevalent_wind=game.prevalent_wind, hands=hands)
+            assert world is not None
+            shanten[name] += [min(shanten_counts(world.hands[s], len(world.melds[s])), 3)
+                              for s in range(4) if s != seat]
+    # rule players are mostly ready or one tile away this late; uniform hands almost never
+    assert np.mean([s <= 1 for s in shanten["ready"]]) > 0.6
+    assert np.mean([s <= 1 for s in shanten["uniform"]]) < 0.3
+
+
+def test_the_search_agent_plays_reproducible_legal_games(
+        load_script: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    load_script("search_agent")  # puts scripts/ on sys.path, where the spec is imported from
+    spec = "search_agent:SearchAgent worlds=2 late=60 prior=ready safe=True seed=1"
+    config = ArenaConfig(agents=(spec, "rule"), deals=1, seed=3)
+    rows = []
+    for run in ("a", "b"):
+        results = run_arena(config, tmp_path / run, progress=False)
+        assert all(row["penalties"] == 0 for row in results["agents"].values())
+        rows.append((tmp_path / run / "hands.csv").read_text())
+    assert rows[0] == rows[1]
+    assert json.loads((tmp_path / "a" / "results.json").read_text())["deals_played"] == 1
+
+
+def test_without_the_events_it_plays_rule(load_script: Callable[[str], ModuleType]) -> None:
+    script = load_script("search_agent")
+    agent = script.SearchAgent(worlds=2, seed=0)
+    rule = script.RuleBasedAgent()
+    env = mjenv.raw_env()
+    env.reset(seed=4)
+    agent.reset(0)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = rule.act(obs["observation"], obs["action_mask"])
+        assert agent.act(obs["observation"], obs["action_mask"]) == action
+        env.step(action)
+
+
+def test_the_danger_measurement_scores_each_estimate(
+        load_script: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script("search_agent")
+    got, readiness = script.danger(3, worlds=2)
+    assert got["discards"] > 0
+    assert sum(readiness["real"]) == sum(readiness["uniform"]) == sum(readiness["ready"]) > 0
+    for name in ("ready+passed", "uniform", "rule"):
+        assert np.isnan(got[name]) or 0.0 <= got[name] <= 1.0
+    with pytest.raises(SystemExit) as stop:
+        script.main(["danger", "--hands", "0"])
+    assert stop.value.code == 2
+    assert "--hands and --worlds must be at least 1" in capsys.readouterr().err
