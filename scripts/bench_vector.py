@@ -28,6 +28,11 @@ What is counted (per second of wall time, ``time.perf_counter``):
   batch start together, and a pass of a few dozen steps at N = 1,024 would time only the
   middle of their first hands, never a hand's end or a new deal (the first tables, until
   2026-12-02, did so at N = 1,024). RiichiEnv's tables in turn sweep as many times.
+* **vector, no observation written** (N = 64 and 1,024, one core): the same loop over
+  :class:`NullEncoder`, ``mjenv-v1``'s shape with nothing written, so the passes split a
+  decision's cost between the observation and everything else (engine step, seat view's
+  catch-up, mask, the batch's own work); the split is printed under the acceptance lines
+  (docs/vector.md reads it: what a large batch's extra time is spent on).
 
 Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios to
 ``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over
@@ -51,6 +56,7 @@ need the cores to themselves.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import gc
 import os
@@ -59,7 +65,7 @@ import shlex
 import statistics
 import sys
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -75,6 +81,7 @@ import mjenv
 import mjenv.decompose
 import mjenv.fans.calculator
 import mjenv.shanten
+from mjenv.encoders import ENCODERS, DefaultEncoder, SeatEncoder, register
 from mjenv.vector import VectorMahjongEnv
 
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -89,6 +96,40 @@ PEER_LABELS = {"riichienv": "RiichiEnv (Rust), `encode()` 74×34 + `mask()`",
 TARGET_VECTOR = 1.0  # N = 1,024, one core, mjenv-v1, over RiichiEnv
 TARGET_SHANTEN = 0.5  # the same with mjenv-v1+shanten
 TARGET_WORKERS = 1.6  # 2 workers over 0 at N = 1,024, mjenv-v1
+NULL = "bench-null"
+
+
+class NullEncoder(SeatEncoder):
+    """``mjenv-v1``'s shape with nothing written: a batch over it times everything a decision
+    costs but the observation (the engine step, the seat view's catch-up, the mask, the batch's
+    own work), so the passes over it split a decision's cost between the observation and the
+    rest. Registered only while its passes run (:func:`null_encoder`), in this process only:
+    they run without workers."""
+
+    name = NULL
+    shape = DefaultEncoder.shape
+    dtype = DefaultEncoder.dtype
+
+    @classmethod
+    def channels(cls) -> list[tuple[str, str, str]]:
+        return DefaultEncoder.channels()
+
+    def encode(self, view: Any, mask: Any) -> np.ndarray:
+        return np.zeros(self.shape, dtype=self.dtype)
+
+    def encode_into(self, view: Any, mask: Any, out: Any) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def null_encoder() -> Iterator[None]:
+    """:class:`NullEncoder` registered under :data:`NULL` for the block, and only for it (the
+    registry is global: the env card lists every registered encoder)."""
+    register(NullEncoder)
+    try:
+        yield
+    finally:
+        ENCODERS.pop(NULL, None)
 
 
 @dataclass(frozen=True)
@@ -156,7 +197,8 @@ def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
                 ) -> Callable[[int, int], tuple[int, float]]:
     def run(decisions: int, seed: int) -> tuple[int, float]:
         rng = np.random.default_rng(seed)
-        with VectorMahjongEnv(n, num_workers=workers, encoder=encoder) as env:
+        with (null_encoder() if encoder == NULL else contextlib.nullcontext(),
+              VectorMahjongEnv(n, num_workers=workers, encoder=encoder) as env):
             batch = env.reset(seed=seed)
             for _ in range(warmup):
                 batch = env.step(random_actions(rng, batch.action_mask))
@@ -252,6 +294,9 @@ def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> 
                                 encoder == SHANTEN,
                                 vector_loop(n, w, encoder, warmup if n > 1 else 0,
                                             min_steps)))
+    out += [Case(f"vec.{NULL}.{n}.0", "`VectorMahjongEnv`, no observation written", n, 0, NULL,
+                 False, vector_loop(n, 0, NULL, warmup, min_steps))
+            for n in batches]
     return out
 
 
@@ -360,6 +405,17 @@ def acceptance(rates: dict[str, list[float]]) -> list[str]:
         else:
             verdict = f"{got:.2f}, target {target:.1f}: {'met' if got >= target else 'NOT met'}"
         lines.append(f"- {label}: {verdict}")
+    for n in (64, 1024):  # the observation's share of a decision (the passes without it)
+        full, bare = rates.get(f"vec.mjenv-v1.{n}.0"), rates.get(f"vec.{NULL}.{n}.0")
+        if full and bare:
+            us = [1e6 / r for r in full]
+            rest = [1e6 / r for r in bare]
+            share = statistics.median(1 - b / a for a, b in zip(us, rest, strict=True))
+            lines.append(
+                f"- where a decision's time goes (no target), one core, N = {n:,}: "
+                f"{statistics.median(us):.1f} µs with the `mjenv-v1` observation, "
+                f"{statistics.median(rest):.1f} µs without it (engine, seat view, mask, "
+                f"batch): the observation's share {share:.0%}")
     return lines
 
 

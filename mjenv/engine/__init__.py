@@ -1,7 +1,9 @@
 """The game engine: one hand (:class:`Game`), a match (:class:`Match`), rule profiles, the
-wall, the 235-action layout and events. Rules: docs/rules.md §1–§2."""
+wall, the 235-action layout and events; :func:`sample_game`, a hand as one seat may imagine it
+(for search). Rules: docs/rules.md §1–§2."""
 
 from mjenv.actions import NUM_ACTIONS, action_to_string
+from mjenv.engine.determinize import sample_game
 from mjenv.engine.game import CLAIM_PRIORITY, Game
 from mjenv.engine.invariants import check_invariants
 from mjenv.engine.match import Match
@@ -26,4 +28,5 @@ __all__ = [
     "action_to_string",
     "check_invariants",
     "fold",
+    "sample_game",
 ]

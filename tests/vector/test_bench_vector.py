@@ -29,6 +29,11 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
         assert bench.main(args) == 0
     out = capsys.readouterr().out
     assert "`VectorMahjongEnv` | 64 | 2 | `mjenv-v1+shanten`" in out
+    assert "`VectorMahjongEnv`, no observation written | 64 | 0 | `bench-null`" in out
+    assert "where a decision's time goes (no target), one core, N = 64:" in out
+    from mjenv.encoders import ENCODERS
+
+    assert bench.NULL not in ENCODERS
     assert "Heap / game" in out
     new = report.read_text(encoding="utf-8")
     assert new.count(bench.BEGIN) == 1 and new.count(bench.END) == 1
@@ -50,3 +55,19 @@ def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) ->
     assert "not measured" in bench.acceptance({"riichienv": [1.0]})[0]
     rates["riichienv.1024"] = [60.0, 70.0, 50.0]  # RiichiEnv's own batch: 0.6, 0.7, 0.5
     assert bench.acceptance(rates)[5].endswith("one table: 0.60")
+    rates["vec.bench-null.1024.0"] = [180.0, 240.0, 220.0]  # half the time of each round
+    assert bench.acceptance(rates)[-1].endswith(
+        "N = 1,024: 9090.9 µs with the `mjenv-v1` observation, 4545.5 µs without it "
+        "(engine, seat view, mask, batch): the observation's share 50%")
+
+
+def test_the_null_encoder_writes_nothing(bench: ModuleType) -> None:
+
+    from mjenv.encoders import ENCODERS
+
+    with bench.null_encoder(), bench.VectorMahjongEnv(2, encoder=bench.NULL) as env:
+        env.arrays["observation"][:] = 7.0
+        batch = env.reset(seed=0)
+        assert (batch.observation == 7.0).all()  # untouched
+        assert batch.action_mask.any(axis=1).all()
+    assert bench.NULL not in ENCODERS  # registered for the block only
