@@ -8,9 +8,10 @@ them: another seat's deal and draws carry no tile, mjenv.engine.events.view) and
 
 * the seat's own tiles, every public event and every count (tiles in each hand, tiles left in
   the wall) are those it saw;
-* the tiles it has not seen (the other hands' concealed tiles and the wall) are a uniformly
-  random arrangement of the tiles it has not seen, under the one constraint of the rules that
-  a concealed hand holds no flower.
+* the tiles it has not seen (the other hands' concealed tiles and the wall) are a random
+  arrangement of exactly those tiles: the other hands drawn by a prior (``hands``: every
+  arrangement equally likely by default; a search agent may pass one that knows how its
+  opponents play), the wall shuffled, and no flower in a concealed hand, as the rules require.
 
 Why a whole game and not only hands: a search agent plays the hand on from here (``Game.clone``,
 the agents' own decisions) in many such worlds, and only a real :class:`Game` applies every rule
@@ -20,8 +21,10 @@ so that every tile the seat saw taken comes from where it was taken (the wall's 
 mjenv.engine.wall), each other seat's discards and melded tiles are placed at earlier draws of
 that seat, and the actions the seat saw (discards, claims, kongs; Pass for every answer it did
 not see) are stepped on a new game over that wall. The replayed events, as the seat sees them,
-must equal the seat's: a check that raises RuntimeError if this module and the engine ever
-disagree (tests/engine/test_determinize.py replays thousands of positions).
+must equal the seat's. Events that no hand of the rules could produce (a tile shown five
+times, a claim the engine would not offer, events out of order) fail that replay or its check
+with one ValueError; the events of a real hand never do (tests/engine/test_determinize.py
+replays every decision of many hands in both profiles).
 
 Not sampled: another seat's concealed kong (its tile stays hidden until the end; which kind it
 is would have to be drawn among the kinds with four unseen copies). :func:`sample_game` returns
@@ -276,8 +279,8 @@ def _replay(game: Game, steps: list[Step], window_open: bool) -> None:
                 game.step(s, action if s == seat else A.PASS)
                 answered = answered or s == seat
             if not answered:
-                raise RuntimeError(f"replay: seat {seat} was not asked for its "
-                                   f"{A.action_to_string(action)}")
+                raise ValueError(f"seat {seat} claims with {A.action_to_string(action)}, "
+                                 "which the hand did not offer it")
         else:
             _close_window(game)
             game.step(seat, action)
@@ -292,21 +295,27 @@ def sample_game(events: Sequence[Event], seat: int, rng: np.random.Generator, *,
     redacted for that seat: mjenv.engine.events.view), its unseen tiles drawn with ``rng``
     (see the module docstring); ``hands`` draws the other seats' concealed tiles (a prior: by
     default every arrangement is equally likely). None when another seat holds a concealed
-    kong; ValueError when
-    the events are not a hand in progress of ``rules`` (over, cut before play began, more tiles
-    than the wall holds)."""
-    if not 0 <= seat <= 3:
+    kong; ValueError when the events are not a hand in progress of ``rules`` (over, cut before
+    play began, more tiles than the wall holds, anything the engine would not play) or the
+    prior draws tiles that are not unseen."""
+    if not isinstance(seat, (int, np.integer)) or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
+    if any(not isinstance(e, Event) or not 0 <= e.seat <= 3 for e in events):
+        raise ValueError("the events must be mjenv.engine.events objects of seats 0..3")
     planned = _plan(events, seat, rules, dealer)
     if planned is None:
         return None
     layout, steps = planned
     game = Game(rules, wall=_wall(layout, rules, rng, hands), dealer=dealer,
                 prevalent_wind=prevalent_wind)
-    _replay(game, steps, isinstance(events[-1], (Discard, AddedKong)))
+    try:
+        _replay(game, steps, isinstance(events[-1], (Discard, AddedKong)))
+    except ValueError as err:
+        raise ValueError(f"the events are not a hand of the {rules.profile} rules: {err}") from None
     seen = [view(e, seat) for e in game.events]
     if seen != list(events):
         first = next((i for i, (a, b) in enumerate(zip(seen, events, strict=False)) if a != b),
                      min(len(seen), len(events)))
-        raise RuntimeError(f"the sampled hand departs from the seat's events at event {first}")
+        raise ValueError(f"the events are not a hand of the {rules.profile} rules: replayed, "
+                         f"it departs from them at event {first}")
     return game

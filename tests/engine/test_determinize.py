@@ -116,6 +116,14 @@ def test_bad_events_are_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="more often than the wall holds|more tiles than"):
         sample_game([*events, *[Discard(other, 5)] * 5], 0, rng, dealer=game.dealer,
                     prevalent_wind=game.prevalent_wind)
+    # a discard out of turn: no hand plays it
+    last = max(i for i, e in enumerate(events) if isinstance(e, Discard))
+    wrong = Discard((events[last].seat + 2) % 4, events[last].tile)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="not a hand of the mcr rules"):
+        sample_game([*events[:last], wrong, *events[last + 1:]], 0, rng, dealer=game.dealer,
+                    prevalent_wind=game.prevalent_wind)
+    with pytest.raises(ValueError, match="mjenv.engine.events objects"):
+        sample_game([*events, "discard 5"], 0, rng, dealer=game.dealer)  # type: ignore[list-item]
     finished = Game(MCR, seed=3)
     while not finished.is_over:
         s = finished.to_act()[0]
