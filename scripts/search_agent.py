@@ -1,4 +1,4 @@
-"""A determinized-search player over ``rule`` (experiment for issue 18).
+"""A determinized-search player over ``rule`` (experiment for issue 18; the mcr rules).
 
 At a discard decision with a real choice, ``SearchAgent`` compares ``rule``'s own discard with
 the next best discards by shanten and useful tiles: in each of ``worlds`` hands sampled from
@@ -37,13 +37,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+from rollout_teacher import Teacher
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, PASS, WIN
 from mjenv.decompose import waiting_counts
 from mjenv.engine.determinize import HandSampler, sample_game, uniform_hands
 from mjenv.engine.events import AddedKong, Discard, Event
 from mjenv.engine.game import Game
-from mjenv.engine.rules import PROFILES
+from mjenv.engine.rules import MCR
 from mjenv.engine.seat_view import SeatView
 from mjenv.shanten import discard_outcomes, shanten_counts
 from mjenv.vector.options import env_options
@@ -183,8 +184,7 @@ class SearchAgent:
 
     def __init__(self, worlds: int = 8, candidates: int = 3, margin: float = 0.0,
                  late: int = 144, prior: str = "uniform", passed: bool = False,
-                 last: bool = False, safe: bool = False, rules: str = "mcr",
-                 seed: int | None = None) -> None:
+                 last: bool = False, safe: bool = False, seed: int | None = None) -> None:
         self.passed = bool(passed)
         self.last = bool(last)
         self.safe = bool(safe)
@@ -193,11 +193,9 @@ class SearchAgent:
         self.worlds = int(worlds)
         self.candidates = int(candidates)
         self.margin = float(margin)
-        self.rules = PROFILES[rules]
-        self.options = env_options({"rules": rules})
+        self.rules = MCR  # the rollouts (rollout_teacher.Teacher) play the mcr rules
         self.rule = RuleBasedAgent()
-        self.rollout_rule = RuleBasedAgent()
-        self.slot = GameSlot(self.options)
+        self.teacher = Teacher()  # finishes a hand with rule in every seat
         self.rng = np.random.default_rng(seed)
         self.seat = 0
         self.events: list[Event] = []
@@ -290,18 +288,7 @@ class SearchAgent:
 
     def _finish(self, game: Game) -> int:
         """Play ``game`` to its end with ``rule`` in every seat; this seat's payment."""
-        slot = self.slot
-        slot.resume(game)
-        while not slot.over:
-            legal = slot.legal(slot.seat)
-            action = legal[0]
-            if len(legal) > 1:
-                seen = slot.observe(slot.seat)
-                action = self.rollout_rule.act(seen["observation"], seen["action_mask"])
-            slot.step(action)
-        assert game.result is not None
-        return game.result.payments[self.seat]
-
+        return self.teacher.finish(game)[self.seat]
 
 def _auc(labels: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> float:
     """The chance that a positive outranks a negative (ties count half)."""
