@@ -26,6 +26,11 @@ decision with at most 45 tiles left, each legal discard gets its share of 16 sam
 (per prior) in which another seat may win on it, and ``rule``'s own danger score (its danger
 times its threat, the penalty it weighs); each is scored by how well it ranks the discards
 another seat could really win on (AUC: 0.5 is chance). docs/training.md reports both.
+
+``python scripts/search_agent.py oracle --deals 100`` plays the same search told the other
+seats' real concealed tiles (only the wall is sampled), 1-vs-3 against ``rule`` on duplicate
+deals (each deal's four seatings, paired with four ``rule`` players on the same deal): the
+ceiling of any prior over the other hands, for this search.
 """
 
 from __future__ import annotations
@@ -34,21 +39,23 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from rollout_teacher import Teacher
+from tqdm import tqdm
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, PASS, WIN
 from mjenv.decompose import waiting_counts
 from mjenv.engine.determinize import HandSampler, sample_game, uniform_hands
-from mjenv.engine.events import AddedKong, Discard, Event
+from mjenv.engine.events import AddedKong, Discard, Event, view
 from mjenv.engine.game import Game
 from mjenv.engine.rules import MCR
 from mjenv.engine.seat_view import SeatView
 from mjenv.shanten import discard_outcomes, shanten_counts
 from mjenv.vector.options import env_options
-from mjenv.vector.slot import GameSlot
+from mjenv.vector.slot import GameSlot, new_hand
 from mjenv_agents.observation import read_observation
 from mjenv_agents.rule_based import RuleBasedAgent
 
@@ -196,6 +203,8 @@ class SearchAgent:
         self.rules = MCR  # the rollouts (rollout_teacher.Teacher) play the mcr rules
         self.rule = RuleBasedAgent()
         self.teacher = Teacher()  # finishes a hand with rule in every seat
+        self.hands_override: HandSampler | None = None
+        """A prior that replaces ``prior`` (:func:`oracle` sets the real hands)."""
         self.rng = np.random.default_rng(seed)
         self.seat = 0
         self.events: list[Event] = []
@@ -228,10 +237,11 @@ class SearchAgent:
             return choice
         t0 = time.perf_counter()
         view = self.view
-        hands = (ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
-                             _passed(self.events) if self.passed else None,
-                             _last_discards(self.events) if self.last else None)
-                 if self.prior == "ready" else uniform_hands)
+        hands = self.hands_override or (
+            ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
+                        _passed(self.events) if self.passed else None,
+                        _last_discards(self.events) if self.last else None)
+            if self.prior == "ready" else uniform_hands)
         worlds: list[Game] = []
         for _ in range(self.worlds):
             world = sample_game(self.events, self.seat, self.rng, rules=self.rules,
@@ -303,8 +313,6 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
     """See the module docstring: the AUC of each danger estimate and how many discards; and
     how far from ready the other hands are (ready, one, two, three or more tiles away), real
     and as each prior draws them, at the same decisions."""
-    from mjenv.engine.events import view
-
     rule = RuleBasedAgent()
     slot = GameSlot(env_options({"rules": "mcr"}))
     rng = np.random.default_rng(0)
@@ -373,6 +381,51 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
             "real wins": float(labels.mean()) if len(table) else float("nan")}, readiness
 
 
+def oracle(deals: int, start: int, **options: Any) -> list[int]:
+    """The search player told the other seats' real concealed tiles (only the wall is sampled),
+    1-vs-3 against ``rule``: for each deal (hand ``start + d`` as ``raw_env.reset(seed=...)``
+    deals it) and each seat, the searching seat's payment minus what ``rule`` in that seat
+    scores in the same deal (four ``rule`` players are deterministic: one baseline game a
+    deal). A ceiling for any prior over the other hands: the same search with perfect reading."""
+    teacher = Teacher()
+    gains: list[int] = []
+    for d in tqdm(range(deals), desc="oracle search", unit="deal"):
+        seed = start + d
+        base = teacher.finish(new_hand(MCR, seed))
+        for seat in range(4):
+            game = new_hand(MCR, seed)
+            slot = GameSlot(teacher.options)
+            slot.resume(game)
+            agent = SearchAgent(**options)
+            agent.reset(seat, seed=seed)
+            agent.hands_override = _real_hands(game)
+            fed = 0
+            while not slot.over:
+                s = slot.seat
+                legal = slot.legal(s)
+                action = legal[0]
+                if len(legal) > 1:
+                    seen = slot.observe(s)
+                    player = agent if s == seat else teacher.rule
+                    if s == seat:
+                        agent.observe_events([view(e, seat) for e in game.events[fed:]],
+                                             slot.view(seat))
+                        fed = len(game.events)
+                    action = player.act(seen["observation"], seen["action_mask"])
+                slot.step(action)
+            assert game.result is not None
+            gains.append(game.result.payments[seat] - base[seat])
+    return gains
+
+
+def _real_hands(game: Game) -> HandSampler:
+    """A prior that deals every other seat its real concealed tiles (from ``game``, live)."""
+    def real(unseen: list[int], sizes: dict[int, int],
+             rng: np.random.Generator) -> dict[int, list[int]]:
+        return {s: [t for t in range(34) for _ in range(game.hands[s][t])] for s in sizes}
+    return real
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -380,7 +433,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     d = sub.add_parser("danger", help="how well sampled hands rank dangerous discards")
     d.add_argument("--hands", type=int, default=25, help="hands of four rule players")
     d.add_argument("--worlds", type=int, default=16, help="sampled hands per decision")
+    o = sub.add_parser("oracle", help="the search told the other hands: a ceiling for priors")
+    o.add_argument("--deals", type=int, default=60, help="duplicate deals (4 seatings each)")
+    o.add_argument("--start", type=int, default=0, help="the first deal's seed")
+    o.add_argument("--worlds", type=int, default=16, help="sampled walls per decision")
+    o.add_argument("--late", type=int, default=45, help="search with at most this many left")
+    o.add_argument("--candidates", type=int, default=3, help="discards compared")
+    o.add_argument("--margin", type=float, default=1.0, help="standard errors to depart")
     args = parser.parse_args(argv)
+    if args.command == "oracle":
+        if args.deals < 1 or args.worlds < 2 or args.start < 0:
+            parser.error("--deals >= 1, --worlds >= 2, --start >= 0")
+        gains = oracle(args.deals, args.start, worlds=args.worlds, late=args.late,
+                       candidates=args.candidates, margin=args.margin, safe=True, seed=0)
+        per_deal = np.array(gains, dtype=np.float64).reshape(-1, 4).mean(axis=1)
+        mean, half = float(per_deal.mean()), 1.96 * float(per_deal.std(ddof=1)) / np.sqrt(
+            len(per_deal)) if len(per_deal) > 1 else float("nan")
+        print(f"search told the other hands − rule: {mean:+.2f} per hand, 95% CI "
+              f"[{mean - half:+.2f}, {mean + half:+.2f}] over {len(per_deal)} deals")
+        return 0
     if args.hands < 1 or args.worlds < 1:
         parser.error("--hands and --worlds must be at least 1")
     got, readiness = danger(args.hands, args.worlds)

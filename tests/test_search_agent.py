@@ -102,3 +102,19 @@ def test_the_danger_measurement_scores_each_estimate(
         script.main(["danger", "--hands", "0"])
     assert stop.value.code == 2
     assert "--hands and --worlds must be at least 1" in capsys.readouterr().err
+
+
+def test_the_oracle_search_pairs_each_seat_with_rule(
+        load_script: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script("search_agent")
+    gains = script.oracle(1, 0, worlds=2, late=60, candidates=2, margin=0.0, seed=0)
+    assert len(gains) == 4 and all(isinstance(g, int) for g in gains)
+    # told the real hands, each sampled world holds them: the prior reads the live game
+    game = script.new_hand(script.MCR, 0)
+    real = script._real_hands(game)([4] * 34, {1: 13, 2: 13}, np.random.default_rng(0))
+    assert [sorted(real[s]) for s in (1, 2)] == [
+        [t for t in range(34) for _ in range(game.hands[s][t])] for s in (1, 2)]
+    with pytest.raises(SystemExit) as stop:
+        script.main(["oracle", "--deals", "0"])
+    assert stop.value.code == 2
+    assert "--deals >= 1" in capsys.readouterr().err
