@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -192,6 +191,10 @@ class SearchAgent:
     def __init__(self, worlds: int = 8, candidates: int = 3, margin: float = 0.0,
                  late: int = 144, prior: str = "uniform", passed: bool = False,
                  last: bool = False, safe: bool = False, seed: int | None = None) -> None:
+        if int(worlds) < 2 or int(candidates) < 2 or prior not in ("uniform", "ready"):
+            raise ValueError("search_agent: worlds >= 2, candidates >= 2 and prior 'uniform' or "
+                             f"'ready', got worlds={worlds!r} candidates={candidates!r} "
+                             f"prior={prior!r}")
         self.passed = bool(passed)
         self.last = bool(last)
         self.safe = bool(safe)
@@ -209,8 +212,6 @@ class SearchAgent:
         self.seat = 0
         self.events: list[Event] = []
         self.view: SeatView | None = None
-        self.searched = self.departed = 0
-        self.seconds = 0.0
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         self.seat = seat
@@ -235,7 +236,6 @@ class SearchAgent:
         cands = self._candidates(observation, legal, choice)
         if len(cands) < 2:
             return choice
-        t0 = time.perf_counter()
         view = self.view
         hands = self.hands_override or (
             ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
@@ -260,16 +260,12 @@ class SearchAgent:
                 trial = world.clone()
                 trial.step(self.seat, a)
                 values[w, i] = self._finish(trial)
-        self.seconds += time.perf_counter() - t0
-        self.searched += 1
         gains = values[:, 1:] - values[:, :1]
         mean = gains.mean(axis=0)
         best = int(np.argmax(mean))
         error = gains[:, best].std(ddof=1) / np.sqrt(self.worlds)
         if mean[best] > 0 and mean[best] > self.margin * error:
-            best += 1
-            self.departed += 1
-            return cands[best]
+            return cands[best + 1]
         return choice
 
     def _safest(self, worlds: list[Game], discards: list[int]) -> int:
@@ -442,8 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     o.add_argument("--margin", type=float, default=1.0, help="standard errors to depart")
     args = parser.parse_args(argv)
     if args.command == "oracle":
-        if args.deals < 1 or args.worlds < 2 or args.start < 0:
-            parser.error("--deals >= 1, --worlds >= 2, --start >= 0")
+        if args.deals < 1 or args.worlds < 2 or args.start < 0 or args.candidates < 2:
+            parser.error("--deals >= 1, --worlds >= 2, --start >= 0, --candidates >= 2")
         gains = oracle(args.deals, args.start, worlds=args.worlds, late=args.late,
                        candidates=args.candidates, margin=args.margin, safe=True, seed=0)
         per_deal = np.array(gains, dtype=np.float64).reshape(-1, 4).mean(axis=1)

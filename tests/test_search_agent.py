@@ -73,6 +73,13 @@ def test_the_search_agent_plays_reproducible_legal_games(
     assert json.loads((tmp_path / "a" / "results.json").read_text())["deals_played"] == 1
 
 
+def test_bad_options_are_one_line(load_script: Callable[[str], ModuleType]) -> None:
+    script = load_script("search_agent")
+    for options in ({"worlds": 1}, {"candidates": 1}, {"prior": "psychic"}):
+        with pytest.raises(ValueError, match="worlds >= 2, candidates >= 2"):
+            script.SearchAgent(**options)
+
+
 def test_without_the_events_it_plays_rule(load_script: Callable[[str], ModuleType]) -> None:
     script = load_script("search_agent")
     agent = script.SearchAgent(worlds=2, seed=0)
