@@ -350,7 +350,7 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
                             if s != seat:
                                 away = shanten_counts(hand.hands[s], len(hand.melds[s]))
                                 readiness[name][min(max(away, 0), 3)] += 1
-                    shapes = [waits(w, seat) for w in sampled if w]
+                    shapes = [waits(w, seat) for w in sampled]
                     facts = read_observation(seen["observation"])
                     # rule's own penalty: its private danger and threat, read as
                     # scripts/defence_oracle.py does (a measurement, not a player)
@@ -359,8 +359,8 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
                         if DISCARD_BASE <= a < CHOW_BASE:
                             rows.append((
                                 wins_on(game, seat, a),
-                                float(np.mean([wins_on(w, seat, a) for w in sampled if w])),
-                                float(np.mean([wins_on(w, seat, a) for w in plain if w])),
+                                float(np.mean([wins_on(w, seat, a) for w in sampled])),
+                                float(np.mean([wins_on(w, seat, a) for w in plain])),
                                 threat * rule._danger(facts, a - DISCARD_BASE),
                                 float(np.mean([a - DISCARD_BASE in w for w in shapes]))))
             action = legal[0]
@@ -402,11 +402,12 @@ def oracle(deals: int, start: int, **options: Any) -> list[int]:
                 action = legal[0]
                 if len(legal) > 1:
                     seen = slot.observe(s)
-                    player = agent if s == seat else teacher.rule
+                    player = teacher.rule
                     if s == seat:
                         agent.observe_events([view(e, seat) for e in game.events[fed:]],
                                              slot.view(seat))
                         fed = len(game.events)
+                        player = agent
                     action = player.act(seen["observation"], seen["action_mask"])
                 slot.step(action)
             assert game.result is not None
