@@ -47,8 +47,14 @@ from tqdm import tqdm
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, PASS, WIN
 from mjenv.decompose import waiting_counts
-from mjenv.engine.determinize import HandSampler, sample_game, uniform_hands
-from mjenv.engine.events import AddedKong, Discard, Event, view
+from mjenv.engine.determinize import (
+    HandSampler,
+    KongSampler,
+    sample_game,
+    uniform_hands,
+    uniform_kongs,
+)
+from mjenv.engine.events import AddedKong, ConcealedKong, Discard, Event, view
 from mjenv.engine.game import Game
 from mjenv.engine.rules import MCR
 from mjenv.engine.seat_view import SeatView
@@ -207,6 +213,7 @@ class SearchAgent:
         self.rule = RuleBasedAgent()
         self.teacher = Teacher()  # finishes a hand with rule in every seat
         self.hands_override: HandSampler | None = None
+        self.kongs_override: KongSampler | None = None
         """A prior that replaces ``prior`` (:func:`oracle` sets the real hands)."""
         self.rng = np.random.default_rng(seed)
         self.seat = 0
@@ -244,12 +251,9 @@ class SearchAgent:
             if self.prior == "ready" else uniform_hands)
         worlds: list[Game] = []
         for _ in range(self.worlds):
-            world = sample_game(self.events, self.seat, self.rng, rules=self.rules,
-                                dealer=view.dealer, prevalent_wind=view.prevalent_wind,
-                                hands=hands)
-            if world is None:
-                return choice
-            worlds.append(world)
+            worlds.append(sample_game(self.events, self.seat, self.rng, rules=self.rules,
+                                      dealer=view.dealer, prevalent_wind=view.prevalent_wind,
+                                      hands=hands, kongs=self.kongs_override or uniform_kongs))
         if self.safe:
             safest = self._safest(worlds, [a for a in legal if DISCARD_BASE <= a < CHOW_BASE])
             if safest not in cands:
@@ -342,27 +346,25 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
                 sampled = [sample_game(events, seat, rng, hands=ready, **kw)
                            for _ in range(worlds)]
                 plain = [sample_game(events, seat, rng, **kw) for _ in range(worlds)]
-                if all(w is not None for w in sampled + plain):
-                    for name, hand in (("real", game), ("uniform", plain[0]),
-                                       ("ready", sampled[0])):
-                        assert hand is not None
-                        for s in range(4):
-                            if s != seat:
-                                away = shanten_counts(hand.hands[s], len(hand.melds[s]))
-                                readiness[name][min(max(away, 0), 3)] += 1
-                    shapes = [waits(w, seat) for w in sampled]
-                    facts = read_observation(seen["observation"])
-                    # rule's own penalty: its private danger and threat, read as
-                    # scripts/defence_oracle.py does (a measurement, not a player)
-                    threat = rule._threat(facts)
-                    for a in legal:
-                        if DISCARD_BASE <= a < CHOW_BASE:
-                            rows.append((
-                                wins_on(game, seat, a),
-                                float(np.mean([wins_on(w, seat, a) for w in sampled])),
-                                float(np.mean([wins_on(w, seat, a) for w in plain])),
-                                threat * rule._danger(facts, a - DISCARD_BASE),
-                                float(np.mean([a - DISCARD_BASE in w for w in shapes]))))
+                for name, hand in (("real", game), ("uniform", plain[0]),
+                                   ("ready", sampled[0])):
+                    for s in range(4):
+                        if s != seat:
+                            away = shanten_counts(hand.hands[s], len(hand.melds[s]))
+                            readiness[name][min(max(away, 0), 3)] += 1
+                shapes = [waits(w, seat) for w in sampled]
+                facts = read_observation(seen["observation"])
+                # rule's own penalty: its private danger and threat, read as
+                # scripts/defence_oracle.py does (a measurement, not a player)
+                threat = rule._threat(facts)
+                for a in legal:
+                    if DISCARD_BASE <= a < CHOW_BASE:
+                        rows.append((
+                            wins_on(game, seat, a),
+                            float(np.mean([wins_on(w, seat, a) for w in sampled])),
+                            float(np.mean([wins_on(w, seat, a) for w in plain])),
+                            threat * rule._danger(facts, a - DISCARD_BASE),
+                            float(np.mean([a - DISCARD_BASE in w for w in shapes]))))
             action = legal[0]
             if seen is not None:
                 action = rule.act(seen["observation"], seen["action_mask"])
@@ -395,6 +397,7 @@ def oracle(deals: int, start: int, **options: Any) -> list[int]:
             agent = SearchAgent(**options)
             agent.reset(seat, seed=seed)
             agent.hands_override = _real_hands(game)
+            agent.kongs_override = _real_kongs(game)
             fed = 0
             while not slot.over:
                 s = slot.seat
@@ -420,6 +423,15 @@ def _real_hands(game: Game) -> HandSampler:
     def real(unseen: list[int], sizes: dict[int, int],
              rng: np.random.Generator) -> dict[int, list[int]]:
         return {s: [t for t in range(34) for _ in range(game.hands[s][t])] for s in sizes}
+    return real
+
+
+def _real_kongs(game: Game) -> KongSampler:
+    """A prior that gives each hidden concealed kong its real kind (from ``game``, live): the
+    kongs of the seats asked about, in the order they were declared (the searching seat's own
+    are never asked about)."""
+    def real(unseen: list[int], seats: list[int], rng: np.random.Generator) -> list[int]:
+        return [e.tile for e in game.events if isinstance(e, ConcealedKong) and e.seat in seats]
     return real
 
 

@@ -51,7 +51,6 @@ def test_the_ready_prior_draws_hands_near_ready(
         for name, hands in (("ready", prior), ("uniform", uniform_hands)):
             world = sample_game(events, seat, rng, dealer=game.dealer,
                                 prevalent_wind=game.prevalent_wind, hands=hands)
-            assert world is not None
             shanten[name] += [min(shanten_counts(world.hands[s], len(world.melds[s])), 3)
                               for s in range(4) if s != seat]
     # rule players are mostly ready or one tile away this late; uniform hands almost never

@@ -134,6 +134,7 @@ class DefaultEncoder(SeatEncoder):
     dtype: ClassVar[np.dtype[np.generic]] = np.dtype(np.float32)
     low: ClassVar[float] = 0.0
     high: ClassVar[float] = 1.0
+    count_channels: ClassVar[int] = NUM_CHANNELS  # every cell a count times its scale
 
     @classmethod
     def channels(cls) -> list[ChannelRow]:
@@ -229,6 +230,16 @@ class DefaultEncoder(SeatEncoder):
         # the counts times the scales, cast to float32 by the multiply itself (exact: the counts
         # are small integers), straight into ``out``
         _multiply(_ndarray(_SHAPE, _U8, self._counts(view, mask)), self._scale, out=out)
+
+    def counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
+        return self._counts(view, mask)
+
+    def count_scale(self) -> npt.NDArray[np.float32]:
+        return self._scale
+
+    def encode_rest_into(self, view: SeatView, mask: npt.NDArray[np.int8],
+                         out: npt.NDArray[np.generic]) -> None:
+        pass  # the counts are the whole observation
 
     def _counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
         """The observation's integer counts, row by row, as bytes (see the module docstring)."""

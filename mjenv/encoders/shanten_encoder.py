@@ -81,6 +81,7 @@ class ShantenEncoder(SeatEncoder):
     dtype: ClassVar[np.dtype[np.generic]] = np.dtype(np.float32)
     low: ClassVar[float] = 0.0
     high: ClassVar[float] = 1.0
+    count_channels: ClassVar[int] = BASE_CHANNELS  # mjenv-v1's channels; the planes after
 
     @classmethod
     def channels(cls) -> list[ChannelRow]:
@@ -97,6 +98,22 @@ class ShantenEncoder(SeatEncoder):
         self._base = DefaultEncoder(rules)
         self._planes = ShantenPlanes()
 
+    def counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
+        return self._base.counts(view, mask)
+
+    def count_scale(self) -> npt.NDArray[np.float32]:
+        return self._base.count_scale()
+
+    def encode_rest_into(self, view: SeatView, mask: npt.NDArray[np.int8],
+                         out: npt.NDArray[np.generic]) -> None:
+        planes = cast("npt.NDArray[np.float32]", out[FIRST:])
+        if not planes.flags.c_contiguous:  # the planes are filled through a flat view
+            planes[...] = self.encode(view, mask)[FIRST:]
+            return
+        planes.fill(0)
+        self._planes.fill(planes.reshape(-1), view.hand, len(view.melds[view.seat]),
+                          view.unseen, mask)
+
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         out = np.empty((NUM_CHANNELS, T), dtype=np.float32)
         self.encode_into(view, mask, out)
@@ -108,7 +125,4 @@ class ShantenEncoder(SeatEncoder):
             out[...] = self.encode(view, mask)
             return
         self._base.encode_into(view, mask, out[:BASE_CHANNELS])
-        planes = cast("npt.NDArray[np.float32]", out[FIRST:])
-        planes.fill(0)
-        self._planes.fill(planes.reshape(-1), view.hand, len(view.melds[view.seat]),
-                          view.unseen, mask)
+        self.encode_rest_into(view, mask, out)

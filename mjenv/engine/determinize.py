@@ -26,9 +26,11 @@ times, a claim the engine would not offer, events out of order) fail that replay
 with one ValueError; the events of a real hand never do (tests/engine/test_determinize.py
 replays every decision of many hands in both profiles).
 
-Not sampled: another seat's concealed kong (its tile stays hidden until the end; which kind it
-is would have to be drawn among the kinds with four unseen copies). :func:`sample_game` returns
-None for a hand with one; a search agent then decides without searching.
+Another seat's concealed kong shows the seat only that it was declared: its kind stays hidden
+until the hand ends. Its kind is drawn first (``kongs``: by default any kind of which the seat
+has seen no copy, all equally likely, as the uniform prior over arrangements makes them; the
+real kind is always one of them), then the other hands from what is left; its four tiles are
+four of that seat's earlier takes.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ from mjenv.tiles import FLOWER_BASE
 
 Step = tuple[int, int, bool]
 """(seat, action id, whether it answers a claim window)."""
+HIDDEN_KONG = -1
+"""The action of a step that declares a concealed kong of a hidden kind, until it is drawn."""
 
 
 class _Layout:
@@ -86,6 +90,9 @@ class _Layout:
         """Another seat's latest initial event: "", "flower" or "draw"."""
         self.flowers: set[int] = set()
         """The positions of the other seats' initial flowers."""
+        self.kongs: list[tuple[int, list[int]]] = []
+        """Each concealed kong whose kind is hidden, in event order: its seat and the four
+        positions of its tiles."""
 
     def deal(self, event: Deal) -> None:
         s = event.seat
@@ -141,6 +148,13 @@ class _Layout:
         else:
             self.taken[seat].append(p)
 
+    def hidden_kong(self, seat: int) -> None:
+        """Another seat declares a concealed kong of a hidden kind: four of its earlier takes
+        of an unknown tile (the latest ones left) hold it."""
+        if len(self.taken[seat]) < 4:
+            raise ValueError(f"seat {seat} declares a concealed kong with fewer than four tiles")
+        self.kongs.append((seat, [self.taken[seat].pop() for _ in range(4)]))
+
     def give_up(self, seat: int, tiles: Sequence[int]) -> None:
         """``seat`` shows ``tiles`` from its concealed hand (a discard, a meld): each was taken
         at one of its earlier takes of an unknown tile (the latest one left)."""
@@ -153,9 +167,9 @@ class _Layout:
 
 
 def _plan(events: Sequence[Event], seat: int, rules: RuleConfig,
-          dealer: int) -> tuple[_Layout, list[Step]] | None:
-    """The positions the events fix and the actions to replay (None: another seat's concealed
-    kong)."""
+          dealer: int) -> tuple[_Layout, list[Step]]:
+    """The positions the events fix and the actions to replay (:data:`HIDDEN_KONG` for each
+    concealed kong of a hidden kind)."""
     layout = _Layout(rules, seat, dealer)
     steps: list[Step] = []
     initial = True
@@ -195,8 +209,10 @@ def _plan(events: Sequence[Event], seat: int, rules: RuleConfig,
             steps.append((s, A.added_kong(e.tile), False))
         elif isinstance(e, ConcealedKong):
             if e.tile == HIDDEN:
-                return None
-            steps.append((s, A.concealed_kong(e.tile), False))
+                layout.hidden_kong(s)
+                steps.append((s, HIDDEN_KONG, False))
+            else:
+                steps.append((s, A.concealed_kong(e.tile), False))
         elif isinstance(e, (Win, DrawGame, Penalty)):
             raise ValueError("the hand is over: nothing to sample")
         previous = e
@@ -224,10 +240,27 @@ def uniform_hands(unseen: list[int], sizes: dict[int, int],
     return out
 
 
+KongSampler = Callable[[list[int], list[int], np.random.Generator], list[int]]
+"""A prior over the kinds of the other seats' concealed kongs whose kind is hidden: given the
+34 counts of the unseen tiles and the declaring seat of each such kong (in the order they were
+declared), it returns each kong's kind, a kind with four unseen copies (no kind twice)."""
+
+
+def uniform_kongs(unseen: list[int], seats: list[int],
+                  rng: np.random.Generator) -> list[int]:
+    """The default: every kind of which the seat has seen no copy equally likely (what the
+    uniform prior over arrangements gives: removing any such kind leaves the same counts)."""
+    four = [t for t in range(len(unseen)) if unseen[t] == 4]
+    if len(four) < len(seats):
+        raise ValueError("another seat's concealed kong: no kind has four unseen copies")
+    return [four[int(i)] for i in rng.choice(len(four), size=len(seats), replace=False)]
+
+
 def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator,
-          hands: HandSampler) -> list[int]:
-    """Every position: the known tiles where they are, the other seats' concealed tiles from
-    ``hands``, the rest of the unseen tiles shuffled over the other places."""
+          hands: HandSampler, kongs: KongSampler) -> tuple[list[int], list[int]]:
+    """Every position: the known tiles where they are, each hidden concealed kong's kind from
+    ``kongs``, the other seats' concealed tiles from ``hands``, the rest of the unseen tiles
+    shuffled over the other places; and the kongs' kinds."""
     left: dict[int, int] = {}
     for t in rules.tile_set():
         left[t] = left.get(t, 0) + 1
@@ -235,12 +268,25 @@ def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator,
         if left.get(t, 0) <= 0:
             raise ValueError(f"the events show tile {t} more often than the wall holds it")
         left[t] -= 1
+    tiles = [-1] * rules.num_tiles
+    kinds: list[int] = []
+    if layout.kongs:
+        seats = [seat for seat, _ in layout.kongs]
+        kinds = kongs([left.get(t, 0) for t in range(FLOWER_BASE)], seats, rng)
+        if len(kinds) != len(seats):
+            raise ValueError(f"the kong sampler gave {len(kinds)} kinds for {len(seats)} kongs")
+        for kind, (_, places) in zip(kinds, layout.kongs, strict=True):
+            if not 0 <= kind < FLOWER_BASE or left[kind] != 4:
+                raise ValueError(f"the kong sampler drew kind {kind!r}, which has not four "
+                                 "unseen copies")
+            left[kind] = 0
+            for p in places:
+                tiles[p] = kind
     unseen = [left.get(t, 0) for t in range(FLOWER_BASE)]
     sizes = {s: len(layout.taken[s]) for s in range(4) if s != layout.seat}
     if sum(sizes.values()) > sum(unseen):
         raise ValueError("too few unseen tiles for the other seats' hands")
     drawn = hands(unseen[:], sizes, rng)
-    tiles = [-1] * rules.num_tiles
     for p, t in layout.known.items():
         tiles[p] = t
     for s, n in sizes.items():
@@ -257,7 +303,7 @@ def _wall(layout: _Layout, rules: RuleConfig, rng: np.random.Generator,
     free = [p for p in range(rules.num_tiles) if tiles[p] < 0]
     for p, t in zip(free, rest, strict=True):
         tiles[p] = int(t)
-    return tiles
+    return tiles, kinds
 
 
 def _close_window(game: Game) -> None:
@@ -290,24 +336,26 @@ def _replay(game: Game, steps: list[Step], window_open: bool) -> None:
 
 def sample_game(events: Sequence[Event], seat: int, rng: np.random.Generator, *,
                 rules: RuleConfig = MCR, dealer: int = 0, prevalent_wind: int = 0,
-                hands: HandSampler = uniform_hands) -> Game | None:
+                hands: HandSampler = uniform_hands,
+                kongs: KongSampler = uniform_kongs) -> Game:
     """A :class:`Game` consistent with ``events`` as ``seat`` saw them (the hand's events so far,
     redacted for that seat: mjenv.engine.events.view), its unseen tiles drawn with ``rng``
     (see the module docstring); ``hands`` draws the other seats' concealed tiles (a prior: by
-    default every arrangement is equally likely). None when another seat holds a concealed
-    kong; ValueError when the events are not a hand in progress of ``rules`` (over, cut before
-    play began, more tiles than the wall holds, anything the engine would not play) or the
-    prior draws tiles that are not unseen."""
+    default every arrangement is equally likely), ``kongs`` the kinds of the other seats'
+    concealed kongs whose kind is hidden (by default any kind the seat has seen no copy of).
+    ValueError when the events are not a hand in progress of ``rules`` (over, cut before
+    play began, more tiles than the wall holds, anything the engine would not play) or a
+    prior draws tiles or kinds that are not unseen."""
     if not isinstance(seat, (int, np.integer)) or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
     if any(not isinstance(e, Event) or not 0 <= e.seat <= 3 for e in events):
         raise ValueError("the events must be mjenv.engine.events objects of seats 0..3")
-    planned = _plan(events, seat, rules, dealer)
-    if planned is None:
-        return None
-    layout, steps = planned
-    game = Game(rules, wall=_wall(layout, rules, rng, hands), dealer=dealer,
-                prevalent_wind=prevalent_wind)
+    layout, steps = _plan(events, seat, rules, dealer)
+    wall, kinds = _wall(layout, rules, rng, hands, kongs)
+    drawn_kinds = iter(kinds)
+    steps = [(s, A.concealed_kong(next(drawn_kinds)) if a == HIDDEN_KONG else a, claim)
+             for s, a, claim in steps]
+    game = Game(rules, wall=wall, dealer=dealer, prevalent_wind=prevalent_wind)
     try:
         _replay(game, steps, isinstance(events[-1], (Discard, AddedKong)))
     except ValueError as err:

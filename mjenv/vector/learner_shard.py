@@ -80,7 +80,7 @@ class LearnerShard:
             None if opponent_encoder in (None, options.encoder)
             else make_encoder(opponent_encoder, slot.rules) for slot in self.slots]
         self.opponents = Opponents(opponents, n)
-        self.writer = RowWriter(arrays)
+        self.writer = RowWriter(arrays, make_encoder(options.encoder, options.rule_config))
         self.seed = 0
         self.episodes = [0] * n
         self.learner = [0] * n
@@ -180,6 +180,7 @@ class LearnerShard:
             self.writer.write(i, self.slots[i], self.learner[i])
             if self.info[i]:
                 infos.append((self.first + i, dict(self.info[i])))
+        self.writer.flush()
         return infos
 
     def step(self, arg: None = None) -> Infos:
@@ -233,6 +234,7 @@ class LearnerShard:
             rewards[i] = 0.0
             terminated[i] = False
             self._report(i, infos)
+        self.writer.flush()
         return infos
 
     def _report(self, i: int, infos: Infos) -> None:

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import numpy as np
+
 from mjenv.actions import NUM_ACTIONS
+from mjenv.encoders import SeatEncoder, make_encoder
 from mjenv.mahjong_env import result_info
+from mjenv.tiles import NUM_KINDS
 from mjenv.vector.buffers import Arrays, ArraySpec
 from mjenv.vector.options import EnvOptions
 from mjenv.vector.seeds import episode_seed
@@ -51,27 +55,57 @@ def array_specs(options: EnvOptions) -> list[ArraySpec]:
 
 class RowWriter:
     """Writes one seat's observation, mask and oracle planes into a game's rows; the mask goes
-    byte by byte through a flat view (cheaper than numpy indexing for a handful of ones)."""
+    byte by byte through a flat view (cheaper than numpy indexing for a handful of ones).
 
-    def __init__(self, arrays: Arrays) -> None:
+    An encoder whose first channels are counts times fixed scales (``count_channels``: the
+    ``mjenv-v1`` part of every built-in encoder) has those counts staged here, one byte a cell
+    in one (N, count_channels, 34) array, and :meth:`flush` scales every game's at once: one
+    numpy multiply a step instead of one a game, writing the same float32 values (the same
+    uint8 by float32 product, cell by cell). A shard calls :meth:`flush` after writing its
+    rows and before the rows are read."""
+
+    def __init__(self, arrays: Arrays, encoder: SeatEncoder) -> None:
         self.obs = arrays["observation"]
         self.masks = arrays["action_mask"]
         self.oracle = arrays.get("oracle")
         self.mask_bytes = memoryview(self.masks.data).cast("B") if self.masks.size else None
+        k = encoder.count_channels
+        self.staged = k * NUM_KINDS  # bytes of counts a game (0: the encoder writes its rows)
+        self.rest = k < encoder.shape[0]  # channels after the counts, written row by row
+        self.counts = np.zeros((len(self.obs), k, NUM_KINDS), dtype=np.uint8)
+        self.count_bytes = memoryview(self.counts.data).cast("B") if self.counts.size else None
+        self.scale = encoder.count_scale() if k else None
+        self.scaled = self.obs[:, :k]
 
     def write(self, i: int, slot: GameSlot, seat: int) -> None:
-        """Game ``i``'s rows: ``seat``'s observation now (``raw_env.observe``)."""
+        """Game ``i``'s rows: ``seat``'s observation now (``raw_env.observe``), the counts part
+        once :meth:`flush` has run."""
         mv = self.mask_bytes
         assert mv is not None
         at = i * NUM_ACTIONS
         mv[at:at + NUM_ACTIONS] = _ZERO_MASK
         for a in slot.legal(seat):
             mv[at + a] = 1
-        slot.encoder.encode_into(slot.view(seat), self.masks[i], self.obs[i])
+        encoder = slot.encoder
+        view = slot.view(seat)
+        size = self.staged
+        cb = self.count_bytes
+        if cb is not None:
+            cb[i * size:(i + 1) * size] = encoder.counts(view, self.masks[i])
+            if self.rest:
+                encoder.encode_rest_into(view, self.masks[i], self.obs[i])
+        else:
+            encoder.encode_into(view, self.masks[i], self.obs[i])
         oracle = self.oracle
         if oracle is not None:
             assert slot.oracle is not None and slot.game is not None
             oracle[i] = slot.oracle.encode(slot.game, seat)
+
+    def flush(self) -> None:
+        """Scale the staged counts into the observation rows (every game's: a row not written
+        since the last flush gets the same values again)."""
+        if self.scale is not None:
+            np.multiply(self.counts, self.scale, out=self.scaled)
 
 
 def make_games_shard(arrays: Arrays, first: int, options: EnvOptions,
@@ -92,7 +126,7 @@ class GamesShard:
         self.slots = [GameSlot(options) for _ in range(n)]
         self.episodes = [0] * n
         self.seed = 0
-        self.writer = RowWriter(arrays)
+        self.writer = RowWriter(arrays, make_encoder(options.encoder, options.rule_config))
 
     def reset(self, seed: int) -> Infos:
         self.seed = seed
@@ -105,6 +139,7 @@ class GamesShard:
             slot.start(episode_seed(seed, self.first + i, 0))
             seats[i] = slot.seat
             self.writer.write(i, slot, slot.seat)
+        self.writer.flush()
         return []
 
     def step(self, arg: None = None) -> Infos:
@@ -117,7 +152,7 @@ class GamesShard:
         infos: Infos = []
         mode = self.options.reward
         penalize = self.illegal == "penalize"
-        write = self.writer.write
+        writer = self.writer  # (a native call each game: no bound method in a local)
         for i, slot in enumerate(self.slots):
             action = actions[i]
             if penalize and not (0 <= action < NUM_ACTIONS and masks[i, action]):
@@ -135,5 +170,6 @@ class GamesShard:
                     self.episodes[i] += 1
                     slot.start(episode_seed(self.seed, self.first + i, self.episodes[i]))
             seats[i] = slot.seat
-            write(i, slot, slot.seat)
+            writer.write(i, slot, slot.seat)
+        writer.flush()
         return infos

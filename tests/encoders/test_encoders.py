@@ -102,6 +102,29 @@ def test_encode_into_writes_what_encode_returns(rules: RuleConfig) -> None:
                 assert np.array_equal(wide[..., ::2], want) and (wide[..., 1::2] == 7).all()
 
 
+@pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: r.profile)
+def test_counts_times_scale_and_the_rest_make_the_observation(rules: RuleConfig) -> None:
+    """An encoder with count channels (what a batch stages and scales in one multiply): its
+    counts times its scales, with the channels after them written by ``encode_rest_into``,
+    are exactly ``encode``'s values, bit for bit, at every decision of random games."""
+    staged = [n for n in ENCODERS if ENCODERS[n].count_channels]
+    assert {"mjenv-v1", "mjenv-v1+shanten"} <= set(staged)
+    encs = [make_encoder(n, rules) for n in staged]
+    for seed in range(4):
+        for _g, _seat, v, mask in _walk(rules, seed):
+            for name, e in zip(staged, encs, strict=True):
+                k = e.count_channels
+                row = np.full(e.shape, 7.0, dtype=e.dtype)
+                counts = np.frombuffer(e.counts(v, mask), dtype=np.uint8).reshape(k, -1)
+                np.multiply(counts, e.count_scale(), out=row[:k])
+                e.encode_rest_into(v, mask, row)
+                assert np.array_equal(row, make_encoder(name, rules).encode(v, mask)), name
+    plain = make_encoder("ijcai-v1", BOTZONE)
+    assert plain.count_channels == 0
+    with pytest.raises(NotImplementedError, match="writes no counts"):
+        plain.counts(v, mask)
+
+
 def test_the_default_encoders_share_one_read_only_scale_array() -> None:
     a, b = D.DefaultEncoder(MCR), D.DefaultEncoder(MCR)
     assert a._scale is b._scale and not a._scale.flags.writeable

@@ -39,7 +39,7 @@ def _positions(rules: RuleConfig, games: int, seed: int):  # type: ignore[no-unt
             game.step(seat, legal[r.randrange(len(legal))])
 
 
-def _sample(game: Game, seat: int, rng: np.random.Generator) -> Game | None:
+def _sample(game: Game, seat: int, rng: np.random.Generator) -> Game:
     return sample_game([view(e, seat) for e in game.events], seat, rng, rules=game.rules,
                        dealer=game.dealer, prevalent_wind=game.prevalent_wind)
 
@@ -50,10 +50,6 @@ def test_a_sampled_hand_is_what_the_seat_saw(rules: RuleConfig) -> None:
     checked = 0
     for game, seat in _positions(rules, 8, 100):
         world = _sample(game, seat, rng)
-        if world is None:
-            assert any(m.kind == "concealed_kong" for s in range(4) if s != seat
-                       for m in game.melds[s])
-            continue
         checked += 1
         assert SeatView.of_game(world, seat) == SeatView.of_game(game, seat)
         assert list(world.legal(seat)) == list(game.legal(seat))
@@ -79,9 +75,7 @@ def _played(seed: int, steps: int) -> Game:
 def test_the_hidden_tiles_are_redrawn_and_the_rng_decides() -> None:
     game = _played(5, 40)
     seat = game.to_act()[0]
-    worlds = [_sample(game, seat, np.random.default_rng(k)) for k in (1, 2, 1)]
-    assert all(w is not None for w in worlds)
-    a, b, c = (w for w in worlds if w is not None)
+    a, b, c = (_sample(game, seat, np.random.default_rng(k)) for k in (1, 2, 1))
     assert a.hands == c.hands and a.wall.tiles == c.wall.tiles  # same rng seed, same world
     assert a.hands[seat] == b.hands[seat] == game.hands[seat]
     others = [s for s in range(4) if s != seat]
@@ -89,13 +83,42 @@ def test_the_hidden_tiles_are_redrawn_and_the_rng_decides() -> None:
     assert a.wall.remaining_tiles() != b.wall.remaining_tiles()
 
 
-def test_another_seats_concealed_kong_is_not_sampled() -> None:
+def test_another_seats_concealed_kong_gets_a_kind_the_seat_has_not_seen() -> None:
+    """Its kind is drawn among the kinds with four unseen copies: the sample agrees with the
+    seat's view, and over samples the kind varies."""
     rng = np.random.default_rng(0)
+    positions = several = 0
     for game, seat in _positions(MCR, 400, 0):
-        if any(isinstance(e, ConcealedKong) and e.seat != seat for e in game.events):
-            assert _sample(game, seat, rng) is None
+        if not any(isinstance(e, ConcealedKong) and e.seat != seat for e in game.events):
+            continue
+        kinds: set[int] = set()
+        for _ in range(12):
+            world = _sample(game, seat, rng)
+            assert SeatView.of_game(world, seat) == SeatView.of_game(game, seat)
+            assert list(world.legal(seat)) == list(game.legal(seat))
+            assert _hidden(world, seat) == _hidden(game, seat)
+            kinds |= {m.tiles[0] for s in range(4) if s != seat for m in world.melds[s]
+                      if m.kind == "concealed_kong"}
+        hidden = _unseen_plain(game, seat)
+        fours = {t for t in range(34) if hidden[t] == 4}
+        assert kinds <= fours
+        assert len(kinds) > 1 or len(fours) == 1  # 12 draws of one kind among several: 2**-11
+        several += len(fours) > 1
+        # a prior over the kinds: the real ones, and refused when it draws a seen kind
+        real = [e.tile for e in game.events if isinstance(e, ConcealedKong) and e.seat != seat]
+        events = [view(e, seat) for e in game.events]
+        kw = {"dealer": game.dealer, "prevalent_wind": game.prevalent_wind}
+        world = sample_game(events, seat, rng, kongs=lambda u, seats, r: real, **kw)
+        assert sorted(m.tiles[0] for s in range(4) if s != seat for m in world.melds[s]
+                      if m.kind == "concealed_kong") == sorted(real)
+        seen_kind = next(t for t in range(34) if hidden[t] < 4)
+        with pytest.raises(ValueError, match="kong sampler drew kind"):
+            sample_game(events, seat, rng, kongs=lambda u, seats, r: [seen_kind] * len(seats),
+                        **kw)
+        positions += 1
+        if positions == 5 and several:
             return
-    pytest.fail("no concealed kong in 400 hands of random play")
+    pytest.fail(f"{positions} positions with another seat's concealed kong in 400 hands")
 
 
 def _events(seat: int) -> tuple[Game, list[Event]]:
@@ -153,7 +176,6 @@ def test_a_prior_draws_the_other_hands() -> None:
 
     world = sample_game(events, seat, np.random.default_rng(0), dealer=game.dealer,
                         prevalent_wind=game.prevalent_wind, hands=lowest)
-    assert world is not None
     assert asked == [{s: sum(game.hands[s]) for s in range(4) if s != seat}]
     drawn = lowest(_unseen_plain(game, seat), asked[0], np.random.default_rng(0))
     for s, tiles in drawn.items():
