@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mjenv.engine import BOTZONE, MCR, Game, RuleConfig, SeatView
-from mjenv.engine.determinize import sample_game
+from mjenv.engine.determinize import KongSampler, sample_game
 from mjenv.engine.events import ConcealedKong, Discard, Event, view
 
 
@@ -83,6 +83,13 @@ def test_the_hidden_tiles_are_redrawn_and_the_rng_decides() -> None:
     assert a.wall.remaining_tiles() != b.wall.remaining_tiles()
 
 
+def _given(kinds: list[int]) -> KongSampler:
+    """A kong prior that answers ``kinds`` whatever it is asked."""
+    def given(unseen: list[int], seats: list[int], rng: np.random.Generator) -> list[int]:
+        return kinds
+    return given
+
+
 def test_another_seats_concealed_kong_gets_a_kind_the_seat_has_not_seen() -> None:
     """Its kind is drawn among the kinds with four unseen copies: the sample agrees with the
     seat's view, and over samples the kind varies."""
@@ -106,15 +113,16 @@ def test_another_seats_concealed_kong_gets_a_kind_the_seat_has_not_seen() -> Non
         several += len(fours) > 1
         # a prior over the kinds: the real ones, and refused when it draws a seen kind
         real = [e.tile for e in game.events if isinstance(e, ConcealedKong) and e.seat != seat]
+        seen_kind = next(t for t in range(34) if hidden[t] < 4)
         events = [view(e, seat) for e in game.events]
-        kw = {"dealer": game.dealer, "prevalent_wind": game.prevalent_wind}
-        world = sample_game(events, seat, rng, kongs=lambda u, seats, r: real, **kw)
+        world = sample_game(events, seat, rng, dealer=game.dealer,
+                            prevalent_wind=game.prevalent_wind, kongs=_given(real))
         assert sorted(m.tiles[0] for s in range(4) if s != seat for m in world.melds[s]
                       if m.kind == "concealed_kong") == sorted(real)
-        seen_kind = next(t for t in range(34) if hidden[t] < 4)
         with pytest.raises(ValueError, match="kong sampler drew kind"):
-            sample_game(events, seat, rng, kongs=lambda u, seats, r: [seen_kind] * len(seats),
-                        **kw)
+            sample_game(events, seat, rng, dealer=game.dealer,
+                        prevalent_wind=game.prevalent_wind,
+                        kongs=_given([seen_kind] * len(real)))
         positions += 1
         if positions == 5 and several:
             return
