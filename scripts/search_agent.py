@@ -300,6 +300,25 @@ class SearchAgent:
         """Play ``game`` to its end with ``rule`` in every seat; this seat's payment."""
         return self.teacher.finish(game)[self.seat]
 
+def departures(world: Game, seat: int, rule: RuleBasedAgent) -> int:
+    """How many past decisions of the other seats in ``world`` (a sampled hand) ``rule`` would
+    have decided otherwise, given that world's hands: the hand is replayed from its wall, and
+    at every decision with a choice of a seat other than ``seat`` ``rule`` is asked. The other
+    seats being ``rule`` players, a world their real decisions fit is likelier: weighting each
+    world by ``eps ** departures`` is a tempered posterior over the sampled hands."""
+    replay = GameSlot(env_options({"rules": world.rules.profile}))
+    replay.resume(Game(world.rules, wall=list(world.wall.tiles), dealer=world.dealer,
+                       prevalent_wind=world.prevalent_wind))
+    count = 0
+    for who, action in world.actions:
+        assert not replay.over and replay.seat == who, "the replay departs from the world"
+        if who != seat and len(replay.legal(who)) > 1:
+            seen = replay.observe(who)
+            count += rule.act(seen["observation"], seen["action_mask"]) != action
+        replay.step(action)
+    return count
+
+
 def _auc(labels: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> float:
     """The chance that a positive outranks a negative (ties count half)."""
     pos, neg = scores[labels], scores[~labels]
@@ -308,15 +327,22 @@ def _auc(labels: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> floa
     return float(np.mean([(p > neg).mean() + 0.5 * (p == neg).mean() for p in pos]))
 
 
-def danger(hands: int, worlds: int = 16, read_last: bool = True
+WEIGHTS = (0.9, 0.7)
+"""The ``eps`` of the weighted estimates of ``danger --weigh`` (see :func:`departures`)."""
+
+
+def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = False
            ) -> tuple[dict[str, float], dict[str, list[int]]]:
     """See the module docstring: the AUC of each danger estimate and how many discards; and
     how far from ready the other hands are (ready, one, two, three or more tiles away), real
-    and as each prior draws them, at the same decisions."""
+    and as each prior draws them, at the same decisions. ``weigh``: the ready prior's estimates
+    also weighted by how well each sampled hand fits the others' real decisions
+    (:func:`departures`, ``eps`` in :data:`WEIGHTS`)."""
     rule = RuleBasedAgent()
     slot = GameSlot(env_options({"rules": "mcr"}))
     rng = np.random.default_rng(0)
-    rows: list[tuple[bool, float, float, float, float]] = []
+    rows: list[tuple[float, ...]] = []
+    fits: list[int] = []
     readiness = {"real": [0] * 4, "uniform": [0] * 4, "ready": [0] * 4}
 
     def wins_on(game: Game, seat: int, action: int) -> bool:
@@ -329,7 +355,7 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
         return {t for s in range(4) if s != seat
                 for t in waiting_counts(game.hands[s][:], len(game.melds[s]))}
 
-    for h in range(hands):
+    for h in tqdm(range(hands), desc="danger", unit="hand"):
         slot.start(7000 + h)
         while not slot.over:
             game, seat = slot.game, slot.seat
@@ -353,25 +379,41 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True
                             away = shanten_counts(hand.hands[s], len(hand.melds[s]))
                             readiness[name][min(max(away, 0), 3)] += 1
                 shapes = [waits(w, seat) for w in sampled]
+                weights: list[npt.NDArray[np.float64]] = []
+                if weigh:
+                    away = np.array([departures(w, seat, rule) for w in sampled], dtype=float)
+                    fits.append(int(away.min()))
+                    weights = [eps ** (away - away.min()) for eps in WEIGHTS]
                 facts = read_observation(seen["observation"])
                 # rule's own penalty: its private danger and threat, read as
                 # scripts/defence_oracle.py does (a measurement, not a player)
                 threat = rule._threat(facts)
                 for a in legal:
                     if DISCARD_BASE <= a < CHOW_BASE:
+                        won = [wins_on(w, seat, a) for w in sampled]
+                        waited = [a - DISCARD_BASE in w for w in shapes]
                         rows.append((
-                            wins_on(game, seat, a),
-                            float(np.mean([wins_on(w, seat, a) for w in sampled])),
+                            wins_on(game, seat, a), float(np.mean(won)),
                             float(np.mean([wins_on(w, seat, a) for w in plain])),
                             threat * rule._danger(facts, a - DISCARD_BASE),
-                            float(np.mean([a - DISCARD_BASE in w for w in shapes]))))
+                            float(np.mean(waited)),
+                            *[float(np.average(won, weights=w)) for w in weights],
+                            *[float(np.average(waited, weights=w)) for w in weights]))
             action = legal[0]
             if seen is not None:
                 action = rule.act(seen["observation"], seen["action_mask"])
             slot.step(action)
-    table = np.array(rows, dtype=np.float64).reshape(-1, 5)
+    width = 5 + 2 * len(WEIGHTS) * weigh
+    table = np.array(rows, dtype=np.float64).reshape(-1, width)
     labels = table[:, 0] > 0
-    return {"discards": float(len(table)),
+    weighted: dict[str, float] = {}
+    if weigh:
+        for k, eps in enumerate(WEIGHTS):
+            weighted[f"ready+passed, weighted {eps}"] = _auc(labels, table[:, 5 + k])
+            weighted[f"ready shape waits, weighted {eps}"] = _auc(
+                labels, table[:, 5 + len(WEIGHTS) + k])
+        weighted["fewest departures (median)"] = float(np.median(fits)) if fits else float("nan")
+    return weighted | {"discards": float(len(table)),
             "dangerous": float(labels.mean()) if len(table) else float("nan"),
             "ready+passed": _auc(labels, table[:, 1]), "uniform": _auc(labels, table[:, 2]),
             "rule": _auc(labels, table[:, 3]), "ready shape waits": _auc(labels, table[:, 4]),
@@ -442,6 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     d = sub.add_parser("danger", help="how well sampled hands rank dangerous discards")
     d.add_argument("--hands", type=int, default=25, help="hands of four rule players")
     d.add_argument("--worlds", type=int, default=16, help="sampled hands per decision")
+    d.add_argument("--weigh", action="store_true",
+                   help="also weigh the ready prior's hands by how well they fit the others' "
+                        "real decisions (rule asked at each: slower)")
     o = sub.add_parser("oracle", help="the search told the other hands: a ceiling for priors")
     o.add_argument("--deals", type=int, default=60, help="duplicate deals (4 seatings each)")
     o.add_argument("--start", type=int, default=0, help="the first deal's seed")
@@ -463,11 +508,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.hands < 1 or args.worlds < 1:
         parser.error("--hands and --worlds must be at least 1")
-    got, readiness = danger(args.hands, args.worlds)
+    got, readiness = danger(args.hands, args.worlds, weigh=args.weigh)
     print(f"{int(got['discards'])} discards, {got['dangerous']:.1%} of them another seat could "
           "win on; AUC of each danger estimate (0.5: chance):")
-    for name in ("ready+passed", "ready shape waits", "uniform", "rule"):
+    for name in ("ready+passed", "ready shape waits", "uniform", "rule", *[
+            f"{what}, weighted {eps}" for what in ("ready+passed", "ready shape waits")
+            for eps in WEIGHTS if args.weigh]):
         print(f"  {name:<17} {got[name]:.3f}")
+    if args.weigh:
+        print(f"  (the best-fitting sampled hand departs from the others' real decisions "
+              f"{got['fewest departures (median)']:.0f} times, median)")
     print(f"  (sampled hands let another seat win on {got['sampled wins']:.1%} of discards)")
     print("the other hands at those decisions: ready / 1 / 2 / 3+ tiles away")
     for name, counts in readiness.items():

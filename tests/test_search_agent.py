@@ -99,8 +99,11 @@ def test_without_the_events_it_plays_rule(load_script: Callable[[str], ModuleTyp
 def test_the_danger_measurement_scores_each_estimate(
         load_script: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script("search_agent")
-    got, readiness = script.danger(3, worlds=2)
-    assert got["discards"] > 0
+    got, readiness = script.danger(3, worlds=2, weigh=True)
+    assert got["discards"] > 0 and got["fewest departures (median)"] >= 0
+    for name in got:
+        if "weighted" in name:
+            assert np.isnan(got[name]) or 0.0 <= got[name] <= 1.0
     assert sum(readiness["real"]) == sum(readiness["uniform"]) == sum(readiness["ready"]) > 0
     for name in ("ready+passed", "uniform", "rule"):
         assert np.isnan(got[name]) or 0.0 <= got[name] <= 1.0
@@ -124,3 +127,25 @@ def test_the_oracle_search_pairs_each_seat_with_rule(
         script.main(["oracle", "--deals", "0"])
     assert stop.value.code == 2
     assert "--deals >= 1" in capsys.readouterr().err
+
+
+def test_departures_count_where_rule_would_have_played_otherwise(
+        load_script: Callable[[str], ModuleType]) -> None:
+    """Four ``rule`` players: the real hand fits every decision (0); a sampled one does not."""
+    script = load_script("search_agent")
+    rule = script.RuleBasedAgent()
+    slot = script.GameSlot(script.env_options({"rules": "mcr"}))
+    slot.start(7001)
+    while slot.game.wall.remaining > 60:
+        seen = slot.observe(slot.seat)
+        legal = slot.legal(slot.seat)
+        slot.step(rule.act(seen["observation"], seen["action_mask"]) if len(legal) > 1
+                  else legal[0])
+    game, seat = slot.game, slot.seat
+    assert script.departures(game, seat, rule) == 0
+    events = [view(e, seat) for e in game.events]
+    rng = np.random.default_rng(0)
+    away = [script.departures(sample_game(events, seat, rng, dealer=game.dealer,
+                                          prevalent_wind=game.prevalent_wind), seat, rule)
+            for _ in range(3)]
+    assert min(away) > 0
