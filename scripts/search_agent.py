@@ -25,7 +25,10 @@ danger: four ``rule`` players play ``--hands`` hands (seeds 7000 onwards); at ev
 decision with at most 45 tiles left, each legal discard gets its share of 16 sampled hands
 (per prior) in which another seat may win on it, and ``rule``'s own danger score (its danger
 times its threat, the penalty it weighs); each is scored by how well it ranks the discards
-another seat could really win on (AUC: 0.5 is chance). docs/training.md reports both.
+another seat could really win on (AUC: 0.5 is chance). docs/training.md reports both. With
+``--weigh`` the ready prior's estimates are also weighted by how well each sampled hand fits the
+other seats' real decisions (:func:`departures`: ``rule`` asked at each of them in the sampled
+hand), a tempered posterior; docs/training.md reports that too.
 
 ``python scripts/search_agent.py oracle --deals 100`` plays the same search told the other
 seats' real concealed tiles (only the wall is sampled), 1-vs-3 against ``rule`` on duplicate
