@@ -334,13 +334,14 @@ WEIGHTS = (0.9, 0.7)
 """The ``eps`` of the weighted estimates of ``danger --weigh`` (see :func:`departures`)."""
 
 
-def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = False
-           ) -> tuple[dict[str, float], dict[str, list[int]]]:
+def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = False,
+           out: str | None = None) -> tuple[dict[str, float], dict[str, list[int]]]:
     """See the module docstring: the AUC of each danger estimate and how many discards; and
     how far from ready the other hands are (ready, one, two, three or more tiles away), real
     and as each prior draws them, at the same decisions. ``weigh``: the ready prior's estimates
     also weighted by how well each sampled hand fits the others' real decisions
-    (:func:`departures`, ``eps`` in :data:`WEIGHTS`)."""
+    (:func:`departures`, ``eps`` in :data:`WEIGHTS`). ``out``: an .npz file to keep every
+    discard's row (``rows``: really dangerous, then each estimate in ``columns``' order)."""
     rule = RuleBasedAgent()
     slot = GameSlot(env_options({"rules": "mcr"}))
     rng = np.random.default_rng(0)
@@ -408,6 +409,12 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = F
             slot.step(action)
     width = 5 + 2 * len(WEIGHTS) * weigh
     table = np.array(rows, dtype=np.float64).reshape(-1, width)
+    if out is not None:
+        columns = ["dangerous", "ready+passed", "uniform", "rule", "ready shape waits"]
+        if weigh:
+            columns += [f"{what}, weighted {eps}" for what in ("ready+passed",
+                        "ready shape waits") for eps in WEIGHTS]
+        np.savez(out, rows=table, columns=np.array(columns))
     labels = table[:, 0] > 0
     weighted: dict[str, float] = {}
     if weigh:
@@ -487,6 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     d = sub.add_parser("danger", help="how well sampled hands rank dangerous discards")
     d.add_argument("--hands", type=int, default=25, help="hands of four rule players")
     d.add_argument("--worlds", type=int, default=16, help="sampled hands per decision")
+    d.add_argument("--out", default=None, help="an .npz file to keep every discard's row")
     d.add_argument("--weigh", action="store_true",
                    help="also weigh the ready prior's hands by how well they fit the others' "
                         "real decisions (rule asked at each: slower)")
@@ -511,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.hands < 1 or args.worlds < 1:
         parser.error("--hands and --worlds must be at least 1")
-    got, readiness = danger(args.hands, args.worlds, weigh=args.weigh)
+    got, readiness = danger(args.hands, args.worlds, weigh=args.weigh, out=args.out)
     print(f"{int(got['discards'])} discards, {got['dangerous']:.1%} of them another seat could "
           "win on; AUC of each danger estimate (0.5: chance):")
     for name in ("ready+passed", "ready shape waits", "uniform", "rule", *[

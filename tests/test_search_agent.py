@@ -97,10 +97,14 @@ def test_without_the_events_it_plays_rule(load_script: Callable[[str], ModuleTyp
 
 
 def test_the_danger_measurement_scores_each_estimate(
-        load_script: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str]) -> None:
+        load_script: Callable[[str], ModuleType], capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
     script = load_script("search_agent")
-    got, readiness = script.danger(3, worlds=2, weigh=True)
+    got, readiness = script.danger(3, worlds=2, weigh=True, out=str(tmp_path / "rows.npz"))
     assert got["discards"] > 0 and got["fewest departures (median)"] >= 0
+    kept = np.load(tmp_path / "rows.npz")
+    assert kept["rows"].shape == (got["discards"], len(kept["columns"])) == (got["discards"], 9)
+    assert kept["rows"][:, 0].mean() == pytest.approx(got["dangerous"])
     for name in got:
         if "weighted" in name:
             assert np.isnan(got[name]) or 0.0 <= got[name] <= 1.0
