@@ -216,8 +216,9 @@ class SearchAgent:
         self.rule = RuleBasedAgent()
         self.teacher = Teacher()  # finishes a hand with rule in every seat
         self.hands_override: HandSampler | None = None
-        self.kongs_override: KongSampler | None = None
         """A prior that replaces ``prior`` (:func:`oracle` sets the real hands)."""
+        self.kongs_override: KongSampler | None = None
+        """A prior over hidden concealed kongs' kinds (:func:`oracle` sets the real ones)."""
         self.rng = np.random.default_rng(seed)
         self.seat = 0
         self.events: list[Event] = []
@@ -302,6 +303,7 @@ class SearchAgent:
     def _finish(self, game: Game) -> int:
         """Play ``game`` to its end with ``rule`` in every seat; this seat's payment."""
         return self.teacher.finish(game)[self.seat]
+
 
 def departures(world: Game, seat: int, rule: RuleBasedAgent) -> int:
     """How many past decisions of the other seats in ``world`` (a sampled hand) ``rule`` would
