@@ -64,7 +64,7 @@ from mjenv.engine.seat_view import SeatView
 from mjenv.shanten import discard_outcomes, shanten_counts
 from mjenv.vector.options import env_options
 from mjenv.vector.slot import GameSlot, new_hand
-from mjenv_agents.observation import read_observation
+from mjenv_agents.observation import Facts, read_observation
 from mjenv_agents.rule_based import RuleBasedAgent
 
 READY_PRIOR: dict[tuple[int, int], tuple[float, float, float, float]] = {
@@ -305,6 +305,71 @@ class SearchAgent:
         return self.teacher.finish(game)[self.seat]
 
 
+def shape_waits(game: Game, seat: int) -> set[int]:
+    """The tiles completing another seat's hand in shape (8 points or not)."""
+    return {t for s in range(4) if s != seat
+            for t in waiting_counts(game.hands[s][:], len(game.melds[s]))}
+
+
+class WaryRule(RuleBasedAgent):
+    """``rule`` with a sharper sense of danger: at a discard decision with at most ``late``
+    tiles left, ``worlds`` hands are sampled with the ready prior (``passed``, last discard),
+    and ``rule``'s danger score of each tile is scaled by the share of samples in which another
+    hand waits on it in shape, plus ``floor``, over its mean among the hand's tiles (so
+    ``rule``'s sense of when to defend and how much stays; only which tile is dangerous
+    changes). The product ranks danger best of the estimates ``danger`` measured (AUC 0.704
+    against 0.679 for ``rule``'s penalty alone, 64 samples)."""
+
+    def __init__(self, worlds: int = 64, late: int = 45, floor: float = 0.05,
+                 seed: int | None = None, **rule_options: Any) -> None:
+        super().__init__(**rule_options)
+        if int(worlds) < 1 or float(floor) <= 0:
+            raise ValueError(f"WaryRule: worlds >= 1 and floor > 0, got worlds={worlds!r} "
+                             f"floor={floor!r}")
+        self.worlds = int(worlds)
+        self.late = int(late)
+        self.floor = float(floor)
+        self.rng = np.random.default_rng(seed)
+        self.events: list[Event] = []
+        self.view: SeatView | None = None
+        self.scale: npt.NDArray[np.float64] | None = None
+        """Per tile kind, the factor on ``rule``'s danger score at this decision (None: 1)."""
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.events = []
+        self.view = None
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def observe_events(self, events: Sequence[Event], view: SeatView) -> None:
+        self.events.extend(events)
+        self.view = view
+
+    def act(self, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> int:
+        self.scale = None
+        view = self.view
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if (view is not None and view.tiles_left <= self.late and WIN not in legal
+                and PASS not in legal and any(DISCARD_BASE <= a < CHOW_BASE for a in legal)):
+            hands = ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
+                                _passed(self.events), _last_discards(self.events))
+            waiting = np.zeros(34)
+            for _ in range(self.worlds):
+                world = sample_game(self.events, self.seat, self.rng, dealer=view.dealer,
+                                    prevalent_wind=view.prevalent_wind, hands=hands)
+                for t in shape_waits(world, self.seat):
+                    waiting[t] += 1
+            share = waiting / self.worlds + self.floor
+            held = [t for t in range(34) if view.hand[t]]
+            self.scale = share / share[held].mean()
+        return super().act(observation, action_mask)
+
+    def _danger(self, f: Facts, t: int) -> float:
+        d = super()._danger(f, t)
+        return d if self.scale is None else d * float(self.scale[t])
+
+
 def departures(world: Game, seat: int, rule: RuleBasedAgent) -> int:
     """How many past decisions of the other seats in ``world`` (a sampled hand) ``rule`` would
     have decided otherwise, given that world's hands: the hand is replayed from its wall, and
@@ -356,11 +421,6 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = F
         trial.step(seat, action)
         return any(WIN in trial.legal(s) for s in trial.to_act())
 
-    def waits(game: Game, seat: int) -> set[int]:
-        """The tiles completing another seat's hand in shape (8 points or not)."""
-        return {t for s in range(4) if s != seat
-                for t in waiting_counts(game.hands[s][:], len(game.melds[s]))}
-
     for h in tqdm(range(hands), desc="danger", unit="hand"):
         slot.start(7000 + h)
         while not slot.over:
@@ -384,7 +444,7 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = F
                         if s != seat:
                             away = shanten_counts(hand.hands[s], len(hand.melds[s]))
                             readiness[name][min(max(away, 0), 3)] += 1
-                shapes = [waits(w, seat) for w in sampled]
+                shapes = [shape_waits(w, seat) for w in sampled]
                 weights: list[npt.NDArray[np.float64]] = []
                 if weigh:
                     away = np.array([departures(w, seat, rule) for w in sampled], dtype=float)

@@ -153,3 +153,44 @@ def test_departures_count_where_rule_would_have_played_otherwise(
                                           prevalent_wind=game.prevalent_wind), seat, rule)
             for _ in range(3)]
     assert min(away) > 0
+
+
+def test_wary_rule_scales_only_rules_danger_late_in_a_hand(
+        load_script: Callable[[str], ModuleType]) -> None:
+    """Before ``late`` (or told no events) it is ``rule``; late, its danger factors average 1
+    over the hand's tiles, and it plays legal actions."""
+    script = load_script("search_agent")
+    rule = script.RuleBasedAgent()
+    slot = script.GameSlot(script.env_options({"rules": "mcr"}))
+    for late, worlds in ((0, 2), (60, 8)):
+        wary = script.WaryRule(worlds=worlds, late=late, seed=0)
+        slot.start(7001)
+        for s in range(4):
+            rule.reset(s)
+        wary.reset(0, seed=0)
+        fed = scaled = 0
+        while not slot.over:
+            seat, legal = slot.seat, list(slot.legal(slot.seat))
+            if len(legal) == 1:
+                slot.step(legal[0])
+                continue
+            seen = slot.observe(seat)
+            action = rule.act(seen["observation"], seen["action_mask"])
+            if seat == 0:
+                game = slot.game
+                wary.observe_events([view(e, 0) for e in game.events[fed:]], slot.view(0))
+                fed = len(game.events)
+                mine = wary.act(seen["observation"], seen["action_mask"])
+                assert mine in legal
+                if wary.scale is None:
+                    assert mine == action
+                else:
+                    scaled += 1
+                    held = [t for t in range(34) if slot.view(0).hand[t]]
+                    assert wary.scale[held].mean() == pytest.approx(1.0)
+                    assert (wary.scale > 0).all()
+                action = mine
+            slot.step(action)
+        assert (scaled > 0) == (late > 0)
+    with pytest.raises(ValueError, match="worlds >= 1 and floor > 0"):
+        script.WaryRule(floor=0)
