@@ -194,6 +194,27 @@ def _last_discards(events: Sequence[Event]) -> dict[int, int]:
     return {e.seat: e.tile for e in events if isinstance(e, Discard)}
 
 
+class SeenHand:
+    """What a seat has seen of the hand so far (the events, as the arena's ``observe_events``
+    hook hands them over, and its latest view), and the rng its samples draw from."""
+
+    def __init__(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.events: list[Event] = []
+        self.view: SeatView | None = None
+
+    def start(self, seed: int | None) -> None:
+        """A new hand (a new rng only when ``seed`` is given)."""
+        self.events = []
+        self.view = None
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def add(self, events: Sequence[Event], view: SeatView) -> None:
+        self.events.extend(events)
+        self.view = view
+
+
 class SearchAgent:
     """See the module docstring."""
 
@@ -219,43 +240,38 @@ class SearchAgent:
         """A prior that replaces ``prior`` (:func:`oracle` sets the real hands)."""
         self.kongs_override: KongSampler | None = None
         """A prior over hidden concealed kongs' kinds (:func:`oracle` sets the real ones)."""
-        self.rng = np.random.default_rng(seed)
+        self.seen = SeenHand(seed)
         self.seat = 0
-        self.events: list[Event] = []
-        self.view: SeatView | None = None
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         self.seat = seat
-        self.events = []
-        self.view = None
+        self.seen.start(seed)
         self.rule.reset(seat, seed)
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def observe_events(self, events: Sequence[Event], view: SeatView) -> None:
-        self.events.extend(events)
-        self.view = view
+        self.seen.add(events, view)
 
     def act(self, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> int:
         choice = self.rule.act(observation, action_mask)
         legal = [int(a) for a in np.flatnonzero(action_mask)]
-        if (len(legal) < 2 or WIN in legal or PASS in legal or self.view is None
+        view = self.seen.view
+        if (len(legal) < 2 or WIN in legal or PASS in legal or view is None
                 or not any(DISCARD_BASE <= a < CHOW_BASE for a in legal)):
             return choice
-        if self.view.tiles_left > self.late:
+        if view.tiles_left > self.late:
             return choice
         cands = self._candidates(observation, legal, choice)
         if len(cands) < 2:
             return choice
-        view = self.view
+        events = self.seen.events
         hands = self.hands_override or (
             ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
-                        _passed(self.events) if self.passed else None,
-                        _last_discards(self.events) if self.last else None)
+                        _passed(events) if self.passed else None,
+                        _last_discards(events) if self.last else None)
             if self.prior == "ready" else uniform_hands)
         worlds: list[Game] = []
         for _ in range(self.worlds):
-            worlds.append(sample_game(self.events, self.seat, self.rng, rules=self.rules,
+            worlds.append(sample_game(events, self.seat, self.seen.rng, rules=self.rules,
                                       dealer=view.dealer, prevalent_wind=view.prevalent_wind,
                                       hands=hands, kongs=self.kongs_override or uniform_kongs))
         if self.safe:
@@ -330,34 +346,28 @@ class WaryRule(RuleBasedAgent):
         self.worlds = int(worlds)
         self.late = int(late)
         self.floor = float(floor)
-        self.rng = np.random.default_rng(seed)
-        self.events: list[Event] = []
-        self.view: SeatView | None = None
+        self.seen = SeenHand(seed)
         self.scale: npt.NDArray[np.float64] | None = None
         """Per tile kind, the factor on ``rule``'s danger score at this decision (None: 1)."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
-        self.events = []
-        self.view = None
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
+        self.seen.start(seed)
 
     def observe_events(self, events: Sequence[Event], view: SeatView) -> None:
-        self.events.extend(events)
-        self.view = view
+        self.seen.add(events, view)
 
     def act(self, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> int:
         self.scale = None
-        view = self.view
+        view, events = self.seen.view, self.seen.events
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         if (view is not None and view.tiles_left <= self.late and WIN not in legal
                 and PASS not in legal and any(DISCARD_BASE <= a < CHOW_BASE for a in legal)):
             hands = ready_hands(view.tiles_left, {s: len(view.melds[s]) for s in range(4)},
-                                _passed(self.events), _last_discards(self.events))
+                                _passed(events), _last_discards(events))
             waiting = np.zeros(34)
             for _ in range(self.worlds):
-                world = sample_game(self.events, self.seat, self.rng, dealer=view.dealer,
+                world = sample_game(events, self.seat, self.seen.rng, dealer=view.dealer,
                                     prevalent_wind=view.prevalent_wind, hands=hands)
                 for t in shape_waits(world, self.seat):
                     waiting[t] += 1
