@@ -88,14 +88,15 @@ class RowWriter:
             mv[at + a] = 1
         encoder = slot.encoder
         view = slot.view(seat)
+        mask = self.masks[i]
         size = self.staged
         cb = self.count_bytes
         if cb is not None:
-            cb[i * size:(i + 1) * size] = encoder.counts(view, self.masks[i])
+            cb[i * size:(i + 1) * size] = encoder.counts(view, mask)
             if self.rest:
-                encoder.encode_rest_into(view, self.masks[i], self.obs[i])
+                encoder.encode_rest_into(view, mask, self.obs[i])
         else:
-            encoder.encode_into(view, self.masks[i], self.obs[i])
+            encoder.encode_into(view, mask, self.obs[i])
         oracle = self.oracle
         if oracle is not None:
             assert slot.oracle is not None and slot.game is not None
