@@ -1,7 +1,7 @@
 """How much is defence worth against ``rule``? The ``rule`` player told, by the game itself, which
 of its discards an opponent could win on, against three ``rule`` players on duplicate deals.
 
-    python scripts/defence_oracle.py [--deals 500] [--start 0] [--waits exact|shape]
+    python scripts/defence_oracle.py [--deals 500] [--start 0] [--waits exact|shape|ready]
 
 This is a measurement of a ceiling, not an agent: the guarded seat reads the hidden state
 (``env.game``), which no fair player can. At each of its discards it learns the set of
@@ -13,7 +13,12 @@ tile only when every discard is one:
     (8 points and every other rule checked: the discard is played on a clone of the game and
     the opponents' masks are read);
 ``shape``
-    every tile that completes an opponent's hand in shape (its waits, 8 points or not).
+    every tile that completes an opponent's hand in shape (its waits, 8 points or not);
+``ready``
+    not which tiles are dangerous but *when*: the guarded seat keeps ``rule``'s own guess of
+    each tile's danger, and its sense of the threat (how much danger weighs against the hand's
+    value) is replaced by the truth: full (1.5, ``rule``'s largest) while some opponent's hand
+    is ready in shape, none otherwise.
 
 For each deal (seeds 900000 + ``--start`` ..., mcr rules, single hands) the four ``rule``
 players play it once, then the guarded player takes each seat in turn against three ``rule``s;
@@ -70,6 +75,18 @@ class Guarded(RuleBasedAgent):
     def _threat(self, f: Facts) -> float:
         return 1.0
 
+
+class TimelyGuarded(RuleBasedAgent):
+    """``rule`` whose threat is the truth (``ready``: some opponent is ready), its own guess
+    of each tile's danger kept (``--waits ready``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    def _threat(self, f: Facts) -> float:
+        return 1.5 if self.ready else 0.0
+
     def _best_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
                       ) -> tuple[int, float, bool]:
         safe = [t for t in set(discards) if t not in self.danger]
@@ -82,7 +99,8 @@ class Guarded(RuleBasedAgent):
 def play(seed: int, guarded: int | None, waits: str) -> HandResult:
     env = raw_env()
     env.reset(seed=seed)
-    players = [Guarded() if s == guarded else RuleBasedAgent() for s in range(4)]
+    guard = TimelyGuarded if waits == "ready" else Guarded
+    players = [guard() if s == guarded else RuleBasedAgent() for s in range(4)]
     for s, player in enumerate(players):
         player.reset(s, seed=seed)
     for seat, obs in live_turns(env):
@@ -90,6 +108,9 @@ def play(seed: int, guarded: int | None, waits: str) -> HandResult:
         if isinstance(player, Guarded):
             assert env.game is not None
             player.danger = dangerous_tiles(env.game, seat, waits)
+        elif isinstance(player, TimelyGuarded):
+            assert env.game is not None
+            player.ready = any(env.game.waiting_tiles(s) for s in range(4) if s != seat)
         env.step(player.act(obs["observation"], obs["action_mask"]))
     assert env.game is not None and env.game.result is not None
     return env.game.result
@@ -104,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=500, help="duplicate deals to play")
     p.add_argument("--start", type=int, default=0, help="first deal (seed 900000 + start)")
-    p.add_argument("--waits", choices=("exact", "shape"), default="exact",
+    p.add_argument("--waits", choices=("exact", "shape", "ready"), default="exact",
                    help="which tiles count as dangerous (see above)")
     args = p.parse_args(argv)
     if args.deals < 2 or args.start < 0:

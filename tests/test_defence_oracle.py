@@ -48,5 +48,11 @@ def test_defence_oracle_smoke(load_script: Callable[[str], ModuleType],
     assert oracle.main(["--deals", "2"]) == 0
     out = capsys.readouterr().out
     assert "guarded - rule" in out and "guarded deal-in" in out
+    assert oracle.main(["--deals", "2", "--waits", "ready"]) == 0
+    assert capsys.readouterr().out.startswith("--waits ready: 2 deals")
+    timely = oracle.TimelyGuarded()
+    assert timely._threat(None) == 0.0  # told no opponent is ready: no defence at all
+    timely.ready = True
+    assert timely._threat(None) == 1.5  # rule's largest threat
     with pytest.raises(SystemExit):
         oracle.main(["--deals", "1"])

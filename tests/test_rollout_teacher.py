@@ -13,6 +13,7 @@ import pytest
 import mjenv
 from mjenv.actions import PASS
 from mjenv.vector.slot import new_hand
+from mjenv_agents.observation import read_observation
 from mjenv_agents.rule_based import RuleBasedAgent
 
 
@@ -58,11 +59,61 @@ def test_a_collected_hand(load_script: Callable[[str], ModuleType], tmp_path: Pa
     assert (cands[:, 1] == PASS).any() or (cands[:, 0] == PASS).any()  # claim windows too
 
 
+def test_categories_add_up(load_script: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    """Each row's gain per seat-hand is its departures' A summed over the seat-hands; the
+    rows' counts cover every alternative collected."""
+    script = load_script("rollout_teacher")
+    script.collect(1, 5, tmp_path)
+    data = np.load(tmp_path / "h5.npz")
+    lines = script.categories(tmp_path, min_count=1)
+    seat_hands = len(np.unique(data["seat"]))
+    assert lines[0].startswith(f"{len(data['q'])} decisions of 1 hands ({seat_hands} seat-hands)")
+    rows = [line.strip("|").split("|") for line in lines[3:]]
+    assert sum(int(r[3]) for r in rows) == int((data["cands"][:, 1:] >= 0).sum())
+    gain = np.nansum(data["q"][:, 1:] - data["q"][:, :1])
+    summed = sum(float(r[6]) for r in rows) * seat_hands  # each row's mean: 3 decimals
+    assert summed == pytest.approx(gain, abs=0.001 * len(rows) * seat_hands)
+    assert {r[0].strip() for r in rows} <= {"discard", "pass", "chow", "pung", "kong",
+                                             "concealed kong", "added kong"}
+
+
+def test_departing_is_rule_but_in_its_category(
+        load_script: Callable[[str], ModuleType]) -> None:
+    """``Departing`` plays ``rule``'s action except where ``rule``'s is of kind ``first`` and a
+    candidate of kind ``alt`` exists; it is then that candidate, a legal action."""
+    script = load_script("rollout_teacher")
+    departing = script.Departing(first="discard", alt="discard", stage="middle")
+    rule = RuleBasedAgent()
+    env = mjenv.raw_env()
+    env.reset(seed=3)
+    seen = {"same": 0, "departed": 0}
+    for _name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        o, mask = obs["observation"], obs["action_mask"]
+        mine, theirs = departing.act(o, mask), rule.act(o, mask)
+        assert mask[mine]
+        stage = script.stage_of(read_observation(o).tiles_left)
+        if mine != theirs:
+            assert script.action_kind(theirs) == "discard" and stage == "middle"
+            seen["departed"] += 1
+        else:
+            seen["same"] += 1
+        env.step(theirs)  # the hand goes on as four rule players play it
+    assert seen["departed"] == departing.departed > 5 and seen["same"] > 20
+    for bad in ({"alt": "riichi"}, {"first": "nap"}, {"stage": "endgame"}):
+        with pytest.raises(ValueError, match="Departing"):
+            script.Departing(**bad)
+
+
 def test_bad_input_is_one_line(load_script: Callable[[str], ModuleType], tmp_path: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script("rollout_teacher")
-    assert script.main(["estimate", str(tmp_path)]) == 2  # nothing collected there
-    assert capsys.readouterr().err.strip() == f"error: no h*.npz in {tmp_path}"
+    for command in ("estimate", "categories"):
+        assert script.main([command, str(tmp_path)]) == 2  # nothing collected there
+        assert capsys.readouterr().err.strip() == f"error: no h*.npz in {tmp_path}"
     for argv in (["collect", "--hands", "0"], ["estimate", str(tmp_path), "--folds", "1"]):
         with pytest.raises(SystemExit):
             script.main(argv)
