@@ -75,6 +75,14 @@ class Guarded(RuleBasedAgent):
     def _threat(self, f: Facts) -> float:
         return 1.0
 
+    def _best_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
+                      ) -> tuple[int, float, bool]:
+        safe = [t for t in set(discards) if t not in self.danger]
+        return super()._best_discard(counts, melds, safe or list(discards))
+
+    def _danger(self, f: Facts, t: int) -> float:
+        return 0.0  # rule's own guess is replaced by the game's answer above
+
 
 class TimelyGuarded(RuleBasedAgent):
     """``rule`` whose threat is the truth (``ready``: some opponent is ready), its own guess
@@ -86,14 +94,6 @@ class TimelyGuarded(RuleBasedAgent):
 
     def _threat(self, f: Facts) -> float:
         return 1.5 if self.ready else 0.0
-
-    def _best_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
-                      ) -> tuple[int, float, bool]:
-        safe = [t for t in set(discards) if t not in self.danger]
-        return super()._best_discard(counts, melds, safe or list(discards))
-
-    def _danger(self, f: Facts, t: int) -> float:
-        return 0.0  # rule's own guess is replaced by the game's answer above
 
 
 def play(seed: int, guarded: int | None, waits: str) -> HandResult:

@@ -10,6 +10,7 @@ import pytest
 
 import mjenv
 from mjenv.actions import DISCARD_BASE, WIN
+from mjenv_agents.rule_based import RuleBasedAgent
 
 
 def test_dangerous_tiles_are_the_discards_an_opponent_may_win_on(
@@ -54,5 +55,29 @@ def test_defence_oracle_smoke(load_script: Callable[[str], ModuleType],
     assert timely._threat(None) == 0.0  # told no opponent is ready: no defence at all
     timely.ready = True
     assert timely._threat(None) == 1.5  # rule's largest threat
+
+
+def test_told_nothing_the_guards_are_rule_without_defence(
+        load_script: Callable[[str], ModuleType]) -> None:
+    """With no dangerous tile (``Guarded``) or no opponent ready (``TimelyGuarded``) each plays
+    exactly as ``rule defence=0``: the overrides change only what they are told."""
+    oracle = load_script("defence_oracle")
+    env = mjenv.raw_env()
+    env.reset(seed=4)
+    players = [RuleBasedAgent() for _ in range(4)]
+    guards = [oracle.Guarded(), oracle.TimelyGuarded(), RuleBasedAgent(defence=0)]
+    for s, p in enumerate(players):
+        p.reset(s, seed=4)
+    for g in guards:
+        g.reset(0, seed=4)
+    checked = 0
+    for seat, obs in oracle.live_turns(env):
+        action = players[seat].act(obs["observation"], obs["action_mask"])
+        if seat == 0:
+            o, mask = obs["observation"], obs["action_mask"]
+            assert len({g.act(o, mask) for g in guards}) == 1
+            checked += 1
+        env.step(action)
+    assert checked > 10
     with pytest.raises(SystemExit):
         oracle.main(["--deals", "1"])
