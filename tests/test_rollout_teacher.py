@@ -87,11 +87,7 @@ def test_departing_is_rule_but_in_its_category(
     env = mjenv.raw_env()
     env.reset(seed=3)
     seen = {"same": 0, "departed": 0}
-    for _name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
+    for _seat, obs in load_script("benchkit").live_turns(env):
         o, mask = obs["observation"], obs["action_mask"]
         mine, theirs = departing.act(o, mask), rule.act(o, mask)
         assert mask[mine]
