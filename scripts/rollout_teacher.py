@@ -39,8 +39,9 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN
+from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN, decode
 from mjenv.arena.stats import mean_ci
+from mjenv.encoders.default import S_TILES_LEFT, SCALARS
 from mjenv.engine import Game
 from mjenv.shanten import discard_outcomes
 from mjenv.vector.options import env_options
@@ -236,8 +237,6 @@ _STAGES = ((84, "early"), (45, "middle"), (0, "late"))
 
 def action_kind(action: int) -> str:
     """The kind of an action id, by the layout of mjenv.actions."""
-    from mjenv.actions import decode
-
     return _KIND_NAMES[decode(action)[0]]
 
 
@@ -285,8 +284,6 @@ def categories(folder: Path, min_count: int = 30) -> list[str]:
     every time it comes up (zero where it does not), with its 95% interval over seat-hands.
     No network: a hand-written rule ("at a claim, pass instead of chowing late in the hand")
     that gains would show here as a row whose interval is above zero."""
-    from mjenv.encoders.default import S_TILES_LEFT, SCALARS
-
     files = sorted(folder.glob("h*.npz"))
     if not files:
         raise ValueError(f"no h*.npz in {folder}")
@@ -302,7 +299,7 @@ def categories(folder: Path, min_count: int = 30) -> list[str]:
     for row, (first, cands) in enumerate(zip(chosen, data["cands"].tolist(), strict=True)):
         for j, alt in enumerate(cands[1:]):
             if alt >= 0 and not np.isnan(gain[row, j]):
-                key = (first, action_kind(alt), str(stage[row]))
+                key = (first, action_kind(alt), stage[row])
                 groups.setdefault(key, []).append((row, j))
     lines = [f"{len(gain)} decisions of {len(np.unique(data['hand']))} hands "
              f"({n_seat_hands} seat-hands); stages by tiles left: early >= 84, middle 45-83, "
