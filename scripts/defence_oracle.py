@@ -2,6 +2,7 @@
 of its discards an opponent could win on, against three ``rule`` players on duplicate deals.
 
     python scripts/defence_oracle.py [--deals 500] [--start 0] [--waits exact|shape|ready]
+                                     [--flip P]
 
 This is a measurement of a ceiling, not an agent: the guarded seat reads the hidden state
 (``env.game``), which no fair player can. At each of its discards it learns the set of
@@ -19,6 +20,11 @@ tile only when every discard is one:
     each tile's danger, and its sense of the threat (how much danger weighs against the hand's
     value) is replaced by the truth: full (1.5, ``rule``'s largest) while some opponent's hand
     is ready in shape, none otherwise.
+
+``--flip P`` makes the told tiles a noisy reading, to ask how sharp a fair reader of danger
+must be before it pays: at each decision, each kind the seat may discard has its label
+(dangerous or not) flipped with probability ``P``, independently (a reading whose AUC is
+``1 - P``: it flags a dangerous tile with probability ``1 - P`` and a safe one with ``P``).
 
 For each deal (seeds 900000 + ``--start`` ..., mcr rules, single hands) the four ``rule``
 players play it once, then the guarded player takes each seat in turn against three ``rule``s;
@@ -96,8 +102,17 @@ class TimelyGuarded(RuleBasedAgent):
         return 1.5 if self.ready else 0.0
 
 
-def play(seed: int, guarded: int | None, waits: str) -> HandResult:
+def noisy(danger: set[int], held: Sequence[int], flip: float,
+          rng: np.random.Generator) -> set[int]:
+    """``danger`` as a reader with error rate ``flip`` reports it, over the kinds ``held``."""
+    if flip <= 0:
+        return danger
+    return {t for t in held if (t in danger) != (rng.random() < flip)}
+
+
+def play(seed: int, guarded: int | None, waits: str, flip: float = 0.0) -> HandResult:
     env = raw_env()
+    rng = np.random.default_rng([seed, 0 if guarded is None else guarded])
     env.reset(seed=seed)
     guard = TimelyGuarded if waits == "ready" else Guarded
     players = [guard() if s == guarded else RuleBasedAgent() for s in range(4)]
@@ -107,7 +122,8 @@ def play(seed: int, guarded: int | None, waits: str) -> HandResult:
         player = players[seat]
         if isinstance(player, Guarded):
             assert env.game is not None
-            player.danger = dangerous_tiles(env.game, seat, waits)
+            held = [t for t in range(34) if env.game.hands[seat][t]]
+            player.danger = noisy(dangerous_tiles(env.game, seat, waits), held, flip, rng)
         elif isinstance(player, TimelyGuarded):
             assert env.game is not None
             player.ready = any(env.game.waiting_tiles(s) for s in range(4) if s != seat)
@@ -127,9 +143,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--start", type=int, default=0, help="first deal (seed 900000 + start)")
     p.add_argument("--waits", choices=("exact", "shape", "ready"), default="exact",
                    help="which tiles count as dangerous (see above)")
+    p.add_argument("--flip", type=float, default=0.0,
+                   help="chance that each told label is wrong (exact and shape; see above)")
     args = p.parse_args(argv)
     if args.deals < 2 or args.start < 0:
         p.error("--deals must be at least 2 and --start not negative")
+    if not 0 <= args.flip <= 0.5 or (args.flip and args.waits == "ready"):
+        p.error("--flip must be in 0..0.5, with --waits exact or shape")
     diffs: list[float] = []
     rates = {"rule win": 0, "rule deal-in": 0, "guarded win": 0, "guarded deal-in": 0}
     began = time.perf_counter()
@@ -138,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         base = play(seed, None, args.waits)
         per_seat = []
         for seat in range(4):
-            got = play(seed, seat, args.waits)
+            got = play(seed, seat, args.waits, args.flip)
             per_seat.append(got.payments[seat] - base.payments[seat])
             rates["rule win"] += base.winner == seat
             rates["rule deal-in"] += dealt_in(base, seat)
@@ -147,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         diffs.append(float(np.mean(per_seat)))
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    print(f"--waits {args.waits}: {args.deals} deals from {args.start}: guarded - rule "
+    flip = f" --flip {args.flip:g}" if args.flip else ""
+    print(f"--waits {args.waits}{flip}: {args.deals} deals from {args.start}: guarded - rule "
           f"{mean:+.2f} per hand [{mean - half:+.2f}, {mean + half:+.2f}]; "
           + ", ".join(f"{k} {v / (4 * args.deals):.1%}" for k, v in rates.items())
           + f" ({time.perf_counter() - began:.0f} s)")

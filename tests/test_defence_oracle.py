@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 import mjenv
@@ -51,10 +52,26 @@ def test_defence_oracle_smoke(load_script: Callable[[str], ModuleType],
     assert "guarded - rule" in out and "guarded deal-in" in out
     assert oracle.main(["--deals", "2", "--waits", "ready"]) == 0
     assert capsys.readouterr().out.startswith("--waits ready: 2 deals")
+    assert oracle.main(["--deals", "2", "--waits", "shape", "--flip", "0.2"]) == 0
+    assert capsys.readouterr().out.startswith("--waits shape --flip 0.2: 2 deals")
+    for bad in (["--flip", "0.7"], ["--flip", "0.1", "--waits", "ready"]):
+        with pytest.raises(SystemExit):
+            oracle.main(["--deals", "2", *bad])
     timely = oracle.TimelyGuarded()
     assert timely._threat(None) == 0.0  # told no opponent is ready: no defence at all
     timely.ready = True
     assert timely._threat(None) == 1.5  # rule's largest threat
+
+
+def test_a_noisy_reading_flips_each_label_with_its_chance(
+        load_script: Callable[[str], ModuleType]) -> None:
+    oracle = load_script("defence_oracle")
+    danger, held = {1, 2}, [1, 2, 3, 4, 5]
+    rng = np.random.default_rng(0)
+    assert oracle.noisy(danger, held, 0.0, rng) is danger
+    wrong = [len(oracle.noisy(danger, held, 0.3, rng) ^ danger) for _ in range(2000)]
+    assert abs(sum(wrong) / (2000 * len(held)) - 0.3) < 0.02
+    assert all(oracle.noisy(danger, held, 0.3, rng) <= set(held) for _ in range(50))
 
 
 def test_told_nothing_the_guards_are_rule_without_defence(
