@@ -39,7 +39,15 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from mjenv.actions import CONCEALED_KONG_BASE, DISCARD_BASE, NUM_ACTIONS, PASS, WIN, decode
+from mjenv.actions import (
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    KIND_NAMES,
+    NUM_ACTIONS,
+    PASS,
+    WIN,
+    decode,
+)
 from mjenv.arena.stats import mean_ci
 from mjenv.encoders.default import S_TILES_LEFT, SCALARS
 from mjenv.engine import Game
@@ -230,14 +238,13 @@ def estimate(folder: Path, folds: int, epochs: int, lr: float,
     return lines
 
 
-_KIND_NAMES = ("pass", "win", "discard", "chow", "pung", "kong", "concealed kong", "added kong")
 _STAGES = ((84, "early"), (45, "middle"), (0, "late"))
 """Tiles left in the wall at least (mcr: 144 tiles, 83 after the deal): a decision's stage."""
 
 
 def action_kind(action: int) -> str:
     """The kind of an action id, by the layout of mjenv.actions."""
-    return _KIND_NAMES[decode(action)[0]]
+    return KIND_NAMES[decode(action)[0]]
 
 
 def stage_of(tiles_left: int) -> str:
@@ -255,8 +262,8 @@ class Departing(RuleBasedAgent):
     def __init__(self, first: str = "pung", alt: str = "pass", stage: str = "any",
                  **rule_options: Any) -> None:
         super().__init__(**rule_options)
-        if first not in _KIND_NAMES or alt not in _KIND_NAMES:
-            raise ValueError(f"Departing: first and alt are each one of {', '.join(_KIND_NAMES)}; "
+        if first not in KIND_NAMES or alt not in KIND_NAMES:
+            raise ValueError(f"Departing: first and alt are each one of {', '.join(KIND_NAMES)}; "
                              f"got first={first!r} alt={alt!r}")
         if stage != "any" and stage not in {name for _, name in _STAGES}:
             raise ValueError(f"Departing: stage is any, early, middle or late; got {stage!r}")

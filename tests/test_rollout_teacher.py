@@ -74,7 +74,7 @@ def test_categories_add_up(load_script: Callable[[str], ModuleType], tmp_path: P
     summed = sum(float(r[6]) for r in rows) * seat_hands  # each row's mean: 3 decimals
     assert summed == pytest.approx(gain, abs=0.001 * len(rows) * seat_hands)
     assert {r[0].strip() for r in rows} <= {"discard", "pass", "chow", "pung", "kong",
-                                             "concealed kong", "added kong"}
+                                             "concealed_kong", "added_kong"}
 
 
 def test_departing_is_rule_but_in_its_category(
