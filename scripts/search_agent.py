@@ -405,7 +405,17 @@ def _auc(labels: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> floa
     pos, neg = scores[labels], scores[~labels]
     if not len(pos) or not len(neg):
         return float("nan")
-    return float(np.mean([(p > neg).mean() + 0.5 * (p == neg).mean() for p in pos]))
+    order = np.sort(neg)
+    below = np.searchsorted(order, pos, side="left")
+    ties = np.searchsorted(order, pos, side="right") - below
+    return float(np.mean((below + 0.5 * ties) / len(neg)))
+
+
+def wins_on(game: Game, seat: int, action: int) -> bool:
+    """Whether another seat may really win (8 points) on ``seat``'s discard ``action``."""
+    trial = game.clone()
+    trial.step(seat, action)
+    return any(WIN in trial.legal(s) for s in trial.to_act())
 
 
 WEIGHTS = (0.9, 0.7)
@@ -426,11 +436,6 @@ def danger(hands: int, worlds: int = 16, read_last: bool = True, weigh: bool = F
     rows: list[tuple[float, ...]] = []
     fits: list[int] = []
     readiness = {"real": [0] * 4, "uniform": [0] * 4, "ready": [0] * 4}
-
-    def wins_on(game: Game, seat: int, action: int) -> bool:
-        trial = game.clone()
-        trial.step(seat, action)
-        return any(WIN in trial.legal(s) for s in trial.to_act())
 
     for h in tqdm(range(hands), desc="danger", unit="hand"):
         slot.start(7000 + h)

@@ -1,0 +1,707 @@
+"""Reading the other hands with a particle filter over each seat's draws (experiment for issue
+18; the mcr rules).
+
+The determinized search (scripts/search_agent.py) is only as good as its guess of the other
+hands, and every guess made so far from what a seat sees ranks the dangerous discards about as
+well as ``rule``'s own hand-written danger (AUC 0.68-0.70, docs/training.md). Those guesses
+drew whole hands at once and at best weighted them afterwards; no sampled hand came near the
+hands the other seats' decisions point to. The opponents in the 1-vs-3 evaluation are ``rule``
+players, a known and deterministic policy, so the exact posterior is within reach of a filter
+that builds each hand decision by decision:
+
+* one :class:`HandFilter` per other seat holds ``particles`` guesses of that seat's concealed
+  tiles, drawn at the deal from the tiles the observer has not seen;
+* each of the seat's hidden draws is drawn for every particle from the tiles the observer has
+  not seen and the particle does not hold; when the seat's next action shows a tile the
+  particle lacks (a discard, an added kong, a self-drawn win), the draw must have been that
+  tile, and the particle is weighted by the chance of drawing it (the optimal proposal for a
+  hard constraint);
+* at each of the seat's decisions (its discards and kongs, and every claim window on another
+  seat's discard or added kong, including those where the real seat was not asked because it
+  could do nothing) the particle's hand gives the seat's legal actions (mjenv.engine.legal,
+  from the seat's view with the particle's hand: :class:`HandFacts`) and its observation (the
+  seat's real ``mjenv-v1`` observation with the hand, the drawn tile and the unseen counts put
+  in), and ``rule`` is asked; a particle whose ``rule`` would have acted otherwise than the
+  public events show is weighted by ``eps`` (0 where the real action is impossible with its
+  hand). A window's answer shows only through its resolution: passing, a claim of lower
+  priority than the one made, or the claim made;
+* every tile another seat shows (or the observer draws) weighs the particle by the copies it
+  leaves for them;
+* the particles are resampled (systematically) when their effective number falls below half.
+
+Approximations: each seat's filter ignores the other filters (two may hold the same copy),
+the observer's unseen tiles are the draws' pool (copies in another hand count as drawable),
+and the seat's own concealed kongs are shown to its observation and legal actions as they
+really are (a concealed kong's kind is hidden from the observer; under 1 % of hands).
+
+``python scripts/particle_reader.py --hands 60`` plays hands of four ``rule`` players (seeds
+7000 onwards, as ``search_agent.py danger``), with one observer a hand (seat ``hand % 4``) and a
+filter on each of its three opponents; at every discard decision of the observer with at most
+45 tiles left it scores each legal discard by the filters' chance that another seat may win on
+it (in shape, and legally: 8 points), beside ``rule``'s own danger penalty, by how well they
+rank the discards another seat could really win on (AUC; 0.5 is chance). ``--truth`` runs the
+filters with one particle that holds the real hand and draws the real tiles: it must depart
+from no real decision (tests/test_particle_reader.py), which checks the observation and the
+legal actions each particle is asked with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from search_agent import _auc, wins_on
+from tqdm import tqdm
+
+from mjenv import actions as A
+from mjenv.botzone.seat_legal import ViewFacts
+from mjenv.decompose import waiting_counts
+from mjenv.encoders import make_encoder
+from mjenv.encoders.base import SeatEncoder
+from mjenv.engine.events import (
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    Discard,
+    Draw,
+    Event,
+    Flower,
+    Kong,
+    Pung,
+    Win,
+)
+from mjenv.engine.game import Game
+from mjenv.engine.legal import claim_options, is_last_copy, play_actions, rob_options, win_fans
+from mjenv.engine.rules import MCR, RuleConfig
+from mjenv.engine.seat_view import SeatView
+from mjenv.fans import InvalidHandError
+from mjenv.vector.options import env_options
+from mjenv.vector.slot import GameSlot
+from mjenv_agents.observation import read_observation
+from mjenv_agents.rule_based import RuleBasedAgent
+
+T = 34
+DRAWN_ROW, DECISION_ROW, UNSEEN_ROW = 4, 5, 8  # mjenv-v1 rows (mjenv.encoders.default)
+WIN_LEGAL_AT = (85, 24)  # the scalar row's "Win is legal" cell
+DEAD = -math.inf
+
+
+def priority(action: int) -> int:
+    """A claim's rank when answers meet (win > kong = pung > chow > pass)."""
+    if action == A.WIN:
+        return 3
+    if A.PUNG_BASE <= action < A.CONCEALED_KONG_BASE:
+        return 2
+    if A.CHOW_BASE <= action < A.PUNG_BASE:
+        return 1
+    return 0
+
+
+def claim_action(e: Event) -> int | None:
+    """The action id of a claim event (None for any other event)."""
+    if isinstance(e, Chow):
+        return A.chow(e.tiles[0] + 1, e.claimed)
+    if isinstance(e, Pung):
+        return A.PUNG_BASE + e.tile
+    if isinstance(e, Kong):
+        return A.KONG_BASE + e.tile
+    if isinstance(e, Win):
+        return A.WIN
+    return None
+
+
+def from_hand(e: Event) -> list[int]:
+    """The tiles a claim or a kong takes from its declarer's standing hand."""
+    if isinstance(e, Chow):
+        return [t for t in e.tiles if t != e.claimed]
+    if isinstance(e, Pung):
+        return [e.tile] * 2
+    if isinstance(e, Kong):
+        return [e.tile] * 3
+    if isinstance(e, AddedKong):
+        return [e.tile]
+    return []
+
+
+class HandFacts(ViewFacts):
+    """``view``'s seat's legality facts (mjenv.engine.legal.SeatFacts) with ``hand`` standing
+    in place of its own, and ``waits`` those of the 13-tile part of it."""
+
+    def __init__(self, view: SeatView, rules: RuleConfig, hand: list[int],
+                 waits: Sequence[int]) -> None:
+        super().__init__(view, rules)
+        self.hand = hand
+        self.__dict__["waits"] = list(waits)  # the parent's cached property, filled
+
+
+def mask_of(legal: Sequence[int]) -> npt.NDArray[np.int8]:
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask[list(legal)] = 1
+    return mask
+
+
+class Turn:
+    """One turn of the filtered seat (a discard, a kong or a self-drawn win, in event ``e``),
+    asked of many particles: ``rule``'s action for a standing hand and a draw, memoized (the
+    copies of a resampled hand ask the same question)."""
+
+    def __init__(self, f: HandFilter, e: Event) -> None:
+        self.f = f
+        self.kong = isinstance(e, ConcealedKong)
+        self.need = -1 if self.kong else int(e.tile)  # type: ignore[attr-defined]
+        self.real: int | None = (
+            None if self.kong else A.DISCARD_BASE + self.need if isinstance(e, Discard) else
+            A.ADDED_KONG_BASE + self.need if isinstance(e, AddedKong) else A.WIN)
+        self.melds = len(f.view.melds[f.seat])
+        self.base, self.hidden = f._base([A.DISCARD_BASE])
+        self.memo: dict[tuple[bytes, int], int] = {}
+
+    def choice(self, hand: list[int], drawn: int) -> int:
+        """``rule``'s action with ``hand`` standing and ``drawn`` drawn (-1: none); -2 where the
+        real action is not even legal with them."""
+        full = hand[:]
+        if drawn >= 0:
+            full[drawn] += 1
+        key = (bytes(full), drawn)
+        got = self.memo.get(key)
+        if got is None:
+            f = self.f
+            facts = HandFacts(f.view, f.rules, full, waiting_counts(hand, self.melds))
+            try:
+                legal = play_actions(facts, f.rules, drawn, f.kong_draw and drawn >= 0)
+            except InvalidHandError:  # five copies with the seat's real concealed kong
+                legal = []
+            real = self.real
+            got = -2 if real is not None and real not in legal else f._ask(
+                full, drawn, legal, self.base, self.hidden)
+            self.memo[key] = got
+        return got
+
+    def fits(self, got: int) -> bool:
+        """Whether ``rule``'s action ``got`` is what the seat did."""
+        if self.real is None:
+            return A.CONCEALED_KONG_BASE <= got < A.ADDED_KONG_BASE
+        return got == self.real
+
+
+class HandFilter:
+    """The particles of one seat's concealed hand, as an observer who sees only the public
+    events (and its own tiles) may weigh them (see the module docstring). ``view`` is that
+    seat's own view, fed every event by :meth:`feed`: the filter reads its public parts, and
+    the hand only through the count of copies the seat cannot see (its unseen plus its hand:
+    four less the copies face up to it). ``truth``: one particle, the real hand and draws."""
+
+    def __init__(self, view: SeatView, observer_unseen: Sequence[int], particles: int,
+                 eps: float, rng: np.random.Generator, rule: RuleBasedAgent,
+                 encoder: SeatEncoder, rules: RuleConfig = MCR, truth: bool = False,
+                 jitter: float = 0.0, adapt: bool = False) -> None:
+        self.view, self.rng, self.rule, self.encoder, self.rules = view, rng, rule, encoder, rules
+        self.seat = view.seat
+        self.log_eps = math.log(eps)
+        self.truth = truth
+        self.jitter = jitter
+        self.adapt = adapt
+        n = 1 if truth else particles
+        self.logw = np.zeros(n)
+        self.departures = 0  # real decisions a particle's rule departed from (summed)
+        self.asked = 0  # times rule was asked for a particle
+        self.mismatches = 0  # truth mode: observations the real hand changed (must be 0)
+        self.lost = 0  # times every particle became impossible (the filter started afresh)
+        self.mended = 0  # hands mended when the public events had ruled out every particle
+        drawn = view.drawn
+        standing = list(view.hand)
+        if drawn >= 0:
+            standing[drawn] -= 1
+        # the hidden draws not yet placed (their tiles known only to the truth particle)
+        self.pending: list[int] = [] if drawn < 0 else [drawn if truth else -1]
+        self.kong_draw = False
+        self.after_kong = False
+        self.size = sum(standing)  # the particles' standing tiles (the pending draws apart)
+        if truth:
+            self.hands = [standing]
+        else:
+            self.hands = [self._sample(observer_unseen, sum(standing)) for _ in range(n)]
+
+    # ---------------------------------------------------------------- the event stream
+    def feed(self, e: Event, nxt: Event | None, unseen_before: Sequence[int],
+             unseen_after: Sequence[int]) -> None:
+        """Fold event ``e`` (``nxt`` the event after it, which resolves a claim window), with
+        the observer's unseen counts before and after it."""
+        if self.view.over:
+            return
+        me = self.seat
+        if e.seat == me and (isinstance(e, (Discard, AddedKong, ConcealedKong))
+                             or (isinstance(e, Win) and e.from_seat is None)):
+            self._play(e, unseen_before)
+        self.view.apply(e)
+        if e.seat == me:
+            if isinstance(e, Draw):
+                self.pending.append(e.tile if self.truth else -1)
+                self.kong_draw, self.after_kong = self.after_kong, False
+            elif isinstance(e, Flower):
+                self.after_kong = False
+            elif isinstance(e, (Chow, Pung, Kong)):
+                self._take(from_hand(e))
+                self.after_kong = isinstance(e, Kong)
+        else:
+            shown = [a - b for a, b in zip(unseen_before, unseen_after, strict=True)]
+            self._shown(unseen_before, shown)
+            if isinstance(e, Discard):
+                self._window(e.tile, e.seat, False, nxt)
+            elif isinstance(e, AddedKong):
+                self._window(e.tile, e.seat, True, nxt)
+        self._resample(unseen_after)
+
+    # ---------------------------------------------------------------- weighing
+    def _ask(self, hand: list[int], drawn: int, legal: Sequence[int],
+             base: npt.NDArray[np.float32], hidden: npt.NDArray[np.int64]) -> int:
+        """``rule``'s action with ``hand`` standing (and ``drawn`` just drawn, or -1): the seat's
+        observation ``base`` (encoded once for the decision) with the hand put in."""
+        obs = base.copy()
+        h = np.array(hand)
+        for k in range(4):
+            obs[k] = h > k
+        if drawn >= 0:
+            obs[DRAWN_ROW] = 0
+            obs[DECISION_ROW] = 0
+            obs[DRAWN_ROW, drawn] = obs[DECISION_ROW, drawn] = 1
+        obs[UNSEEN_ROW] = (hidden - h) / 4
+        obs[WIN_LEGAL_AT] = 1.0 if A.WIN in legal else 0.0
+        self.asked += 1
+        mask = mask_of(legal)
+        if self.truth and not np.array_equal(obs, self.encoder.encode(self.view, mask)):
+            self.mismatches += 1  # the real hand put in must give the real observation
+        return self.rule.act(obs, mask)
+
+    def _base(self, legal: Sequence[int]) -> tuple[npt.NDArray[np.float32],
+                                                   npt.NDArray[np.int64]]:
+        """The seat's real observation now for a decision with ``legal`` actions, and its
+        copies of each kind the seat cannot see (unseen plus standing: four less face up)."""
+        v = self.view
+        base = self.encoder.encode(v, mask_of(legal))
+        hidden = np.array(v.unseen) + np.array(v.hand)
+        return base, hidden
+
+    def _play(self, e: Event, unseen: Sequence[int]) -> None:
+        """The seat's own turn: draw for each particle what it must have drawn, ask ``rule``."""
+        turn = Turn(self, e)
+        need = turn.need
+        for i, hand in enumerate(self.hands):
+            if self.logw[i] == DEAD:
+                continue
+            drawn = -1
+            weighed = False  # the draw's proposal has weighed the decision already
+            if self.pending:
+                if self.truth:
+                    drawn = self.pending[-1]
+                elif self.adapt:
+                    drawn = self._adapted_draw(i, hand, turn, unseen)
+                    weighed = True
+                else:
+                    drawn = self._draw(i, hand, need, unseen)
+                if drawn < 0:
+                    continue
+            full = hand[:]
+            if drawn >= 0:
+                full[drawn] += 1
+            if need >= 0 and not full[need]:
+                self.logw[i] = DEAD
+                continue
+            got = turn.choice(hand, drawn)
+            if got == -2:
+                self.logw[i] = DEAD
+                continue
+            if not turn.fits(got):
+                if weighed:
+                    self.departures += 1
+                else:
+                    self._depart(i)
+            kong = A.CONCEALED_KONG_BASE <= got < A.ADDED_KONG_BASE
+            if isinstance(e, ConcealedKong):
+                kind = got - A.CONCEALED_KONG_BASE if kong else next(
+                    (t for t in range(T) if full[t] == 4), -1)
+                if kind < 0:
+                    self.logw[i] = DEAD
+                    continue
+                full[kind] -= 4
+            elif isinstance(e, (Discard, AddedKong)):
+                full[need] -= 1
+            self.hands[i] = full
+        self.size += len(self.pending) - (4 if isinstance(e, ConcealedKong) else
+                                          1 if isinstance(e, (Discard, AddedKong)) else 0)
+        self.pending = []
+        self.after_kong = isinstance(e, (AddedKong, ConcealedKong))
+
+    def _adapted_draw(self, i: int, hand: list[int], turn: Turn, unseen: Sequence[int]) -> int:
+        """Particle ``i``'s hidden draw chosen knowing the decision that followed (``adapt``):
+        every tile it could have drawn is tried, each weighted by its chance times 1 if
+        ``rule`` would then have acted as the seat did (``eps`` otherwise); the draw is drawn
+        in proportion and the particle weighted by the sum (the fully adapted proposal: the
+        same posterior as :meth:`_draw`, with far fewer particles ruled out)."""
+        left = np.maximum(np.array(unseen) - np.array(hand), 0)
+        total = float(left.sum())
+        need = turn.need
+        kinds = [need] if need >= 0 and not hand[need] else [k for k in range(T) if left[k]]
+        eps = math.exp(self.log_eps)
+        mass = []
+        for d in kinds:
+            got = turn.choice(hand, d)
+            mass.append(0.0 if got == -2 else float(left[d]) * (1.0 if turn.fits(got) else eps))
+        whole = sum(mass)
+        if whole <= 0 or total <= 0:
+            self.logw[i] = DEAD
+            return -1
+        self.logw[i] += math.log(whole / total)
+        return kinds[int(self.rng.choice(len(kinds), p=np.array(mass) / whole))]
+
+    def _draw(self, i: int, hand: list[int], need: int, unseen: Sequence[int]) -> int:
+        """Particle ``i``'s hidden draw: ``need`` if it lacks it (weighted by the chance of
+        drawing it), else a copy drawn from the observer's unseen tiles it does not hold."""
+        left = np.maximum(np.array(unseen) - np.array(hand), 0)
+        total = left.sum()
+        if need >= 0 and not hand[need]:
+            if not left[need]:
+                self.logw[i] = DEAD
+                return -1
+            self.logw[i] += math.log(left[need] / total)
+            return need
+        return int(self.rng.choice(T, p=left / total))
+
+    def _window(self, t: int, discarder: int, rob: bool, nxt: Event | None) -> None:
+        """Another seat's discard (or added kong) of ``t``: what would each particle's ``rule``
+        have answered, and does that fit the window's resolution ``nxt``?"""
+        me, v = self.seat, self.view
+        claimant, real = -1, A.PASS
+        made = claim_action(nxt) if nxt is not None else None
+        if (made is not None and nxt is not None
+                and getattr(nxt, "from_seat", None) == discarder
+                and (not rob or (isinstance(nxt, Win) and nxt.robbed))):
+            claimant, real = nxt.seat, made
+        order = [(discarder + k) % 4 for k in (1, 2, 3)]
+        melds = len(v.melds[me])
+        base: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None
+        memo: dict[bytes, tuple[list[int] | None, int]] = {}
+        for i, hand in enumerate(self.hands):
+            if self.logw[i] == DEAD:
+                continue
+            key = bytes(hand)
+            got = memo.get(key)
+            if got is None:
+                facts = HandFacts(v, self.rules, hand, waiting_counts(hand, melds))
+                try:
+                    found = (rob_options([facts], self.rules, t) if rob else
+                             claim_options([facts], self.rules, t, discarder))[0].get(me)
+                except InvalidHandError:  # five copies with the seat's real concealed kong
+                    found = None
+                answer = A.PASS
+                if found is not None:
+                    if base is None:
+                        base = self._base(found)
+                    answer = self._ask(hand, -1, found, *base)
+                got = memo[key] = (found, answer)
+            options, answer = got
+            if claimant == me:  # (a particle without the tiles is ruled out by _take)
+                if answer != real:
+                    self._depart(i)
+            elif claimant >= 0:
+                mine, theirs = priority(answer), priority(real)
+                if mine > theirs or (mine == theirs == 3
+                                     and order.index(me) < order.index(claimant)):
+                    self._depart(i)
+            elif answer != A.PASS:
+                self._depart(i)
+
+    def _take(self, tiles: list[int]) -> None:
+        """The seat melded ``tiles`` from its hand: every particle must have held them. If
+        none did, each is mended instead (:meth:`_mend`)."""
+        self.size -= len(tiles)
+        alive = [i for i in range(len(self.hands)) if self.logw[i] != DEAD]
+        fits = [i for i in alive if all(self.hands[i][t] >= tiles.count(t) for t in tiles)]
+        if alive and not fits:
+            for i in alive:
+                self._mend(self.hands[i], tiles)
+            fits = alive
+        for i in alive:
+            if i in fits:
+                for t in tiles:
+                    self.hands[i][t] -= 1
+            else:
+                self.logw[i] = DEAD
+
+    def _shown(self, unseen: Sequence[int], shown: Sequence[int]) -> None:
+        """Copies other seats (or the observer's draws) showed: each copy shown of kind ``k``
+        was one of the ``unseen[k] - hand[k]`` the particle leaves for them. If that rules out
+        every particle, each gives up its excess copies instead (:meth:`_mend`)."""
+        kinds = [k for k in range(T) if shown[k] > 0]
+        if not kinds:
+            return
+        before = self.logw.copy()
+        for i, hand in enumerate(self.hands):
+            if self.logw[i] == DEAD:
+                continue
+            for k in kinds:
+                for j in range(shown[k]):
+                    free = unseen[k] - j - hand[k]
+                    if free <= 0:
+                        self.logw[i] = DEAD
+                        break
+                    self.logw[i] += math.log(free / (unseen[k] - j))
+                if self.logw[i] == DEAD:
+                    break
+        if self.logw.max() == DEAD and before.max() != DEAD:
+            self.logw = before
+            after = [unseen[k] - shown[k] for k in range(T)]
+            for i, hand in enumerate(self.hands):
+                if before[i] != DEAD:
+                    excess = [k for k in kinds for _ in range(max(hand[k] - after[k], 0))]
+                    for k in excess:
+                        hand[k] -= 1
+                    self._mend(hand, [], len(excess), after)
+
+    def _mend(self, hand: list[int], needed: list[int], extra: int = 0,
+              unseen: Sequence[int] | None = None) -> None:
+        """Make ``hand`` hold ``needed`` by swapping out random other tiles, or add ``extra``
+        tiles from ``unseen`` (less what it holds): a repair when the public events have ruled
+        out every particle, which keeps what the earlier decisions taught about the rest of the
+        hand instead of starting afresh (a heuristic, counted in ``mended``)."""
+        self.mended += 1
+        for t in needed:
+            if hand[t] < needed.count(t):
+                spare = [k for k in range(T) if hand[k] and k not in needed]
+                if spare:
+                    hand[spare[int(self.rng.integers(len(spare)))]] -= 1
+                hand[t] += 1
+        for _ in range(extra):
+            assert unseen is not None
+            free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
+            if free.sum() <= 0:
+                return
+            hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+
+    def _depart(self, i: int) -> None:
+        self.logw[i] += self.log_eps
+        self.departures += 1
+
+    def _resample(self, unseen: Sequence[int]) -> None:
+        if self.truth:
+            return
+        logw = self.logw
+        top = logw.max()
+        if top == DEAD:  # every particle impossible: start afresh from the prior
+            self.lost += 1
+            self.hands = [self._sample(unseen, self.size) for _ in self.hands]
+            self.logw[:] = 0.0
+            return
+        w = np.exp(logw - top)
+        w /= w.sum()
+        if 1.0 / float(np.sum(w * w)) >= len(w) / 2:
+            return
+        n = len(w)
+        picks = np.searchsorted(np.cumsum(w), (self.rng.random() + np.arange(n)) / n)
+        picks = np.minimum(picks, n - 1)
+        self.hands = [self.hands[p][:] for p in picks]
+        self.logw[:] = 0.0
+        if self.jitter:
+            self._roughen(unseen)
+
+    def _roughen(self, unseen: Sequence[int]) -> None:
+        """After a resampling, every particle but the first copy of each swaps one standing
+        tile for one the observer has not seen, with chance ``jitter``: copies of one hand
+        would otherwise stay alike in every tile no decision has shown yet, and a later
+        reveal would kill them all at once. The swap forgets the old evidence on that tile
+        (the past decisions are not asked again): a heuristic, not the exact posterior."""
+        first: set[bytes] = set()
+        for hand in self.hands:
+            key = bytes(hand)
+            if key not in first:
+                first.add(key)
+                continue
+            if self.rng.random() >= self.jitter:
+                continue
+            held = np.array(hand, dtype=np.float64)
+            out = int(self.rng.choice(T, p=held / held.sum()))
+            hand[out] -= 1
+            free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
+            free[out] = 0
+            if free.sum() <= 0:
+                hand[out] += 1
+                continue
+            hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+
+    def _sample(self, unseen: Sequence[int], size: int) -> list[int]:
+        pool = [k for k in range(T) for _ in range(unseen[k])]
+        hand = [0] * T
+        for t in self.rng.choice(pool, size=size, replace=False):
+            hand[int(t)] += 1
+        return hand
+
+    # ---------------------------------------------------------------- reading
+    def overlap(self, real: Sequence[int]) -> float:
+        """The tiles a particle shares with ``real`` (the seat's real standing tiles: for a
+        measurement only), averaged over the particles by weight."""
+        return float(sum(w * sum(map(min, hand, real))
+                         for w, hand in zip(self.weights(), self.hands, strict=True) if w))
+
+    def _wins(self, facts: HandFacts, hand: list[int], t: int) -> bool:
+        """Whether ``hand`` may legally win on the observer's discard ``t``."""
+        try:
+            return win_fans(facts, self.rules, hand, t, self_drawn=False,
+                            last_copy=is_last_copy(facts.visible[t], hand[t]),
+                            last_tile=self.view.tiles_left == 0, kong_win=False) is not None
+        except InvalidHandError:  # five copies with the seat's real concealed kong
+            return False
+
+    def weights(self) -> npt.NDArray[np.float64]:
+        w = np.exp(self.logw - self.logw.max())
+        return w / w.sum()
+
+    def danger(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """For each kind, the filter's chance that the seat's hand completes on it: in shape,
+        and as a legal win on the observer's discard (8 points)."""
+        v, me = self.view, self.seat
+        melds = len(v.melds[me])
+        shape, legal = np.zeros(T), np.zeros(T)
+        memo: dict[bytes, tuple[list[int], list[int]]] = {}
+        for w, hand in zip(self.weights(), self.hands, strict=True):
+            if not w:
+                continue  # ruled out: its hand was not kept up
+            key = bytes(hand)
+            got = memo.get(key)
+            if got is None:
+                waits = waiting_counts(hand, melds)
+                facts = HandFacts(v, self.rules, hand, waits)
+                wins = [t for t in waits if hand[t] < 4 and self._wins(facts, hand, t)]
+                got = memo[key] = (list(waits), wins)
+            shape[got[0]] += w
+            legal[got[1]] += w
+        return shape, legal
+
+
+COLUMNS = ("dangerous", "filter shape", "filter legal", "rule", "rule x filter shape")
+
+
+def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 7000,
+            late: int = 45, truth: bool = False, jitter: float = 0.0, adapt: bool = False,
+            progress: bool = True,
+            ) -> tuple[npt.NDArray[np.float64], dict[str, float]]:
+    """Play ``hands`` hands of four ``rule`` players with the filters on (see the module
+    docstring); returns a row per scored discard (``COLUMNS``) and the filters' counts:
+    decisions departed from (summed over particles), restarts, decisions weighed."""
+    rule = RuleBasedAgent()
+    encoder = make_encoder("mjenv-v1", MCR)
+    slot = GameSlot(env_options({"rules": "mcr"}))
+    rng = np.random.default_rng(start)
+    rows: list[tuple[float, ...]] = []
+    counts = {"departures": 0.0, "lost": 0.0, "mended": 0.0, "asked": 0.0, "mismatches": 0.0}
+    overlap: dict[str, list[float]] = {"filter": [], "uniform": []}
+    for h in tqdm(range(hands), desc="particle reader", unit="hand", disable=not progress):
+        slot.start(start + h)
+        game = slot.game
+        assert game is not None
+        watcher = h % 4
+
+        def fresh(seat: int, g: Game = game) -> SeatView:
+            v = SeatView(seat, dealer=g.dealer, prevalent_wind=g.prevalent_wind,
+                         num_tiles=g.rules.num_tiles)
+            v.extend(g.events)
+            return v
+
+        mine = fresh(watcher)
+        filters = [HandFilter(fresh(s), mine.unseen, particles, eps, rng, rule, encoder,
+                              truth=truth, jitter=jitter, adapt=adapt)
+                   for s in range(4) if s != watcher]
+        done = len(game.events)
+        while not slot.over:
+            seat = slot.seat
+            legal = list(slot.legal(seat))
+            seen = slot.observe(seat) if len(legal) > 1 else None
+            if (seen is not None and seat == watcher and game.wall.remaining <= late
+                    and A.WIN not in legal and A.PASS not in legal and not truth):
+                reads = [f.danger() for f in filters]
+                for f in filters:  # how much of the real hand the filter holds (a check)
+                    real = game.hands[f.seat]
+                    guess = f._sample(mine.unseen, f.size)
+                    overlap["filter"].append(f.overlap(real))
+                    overlap["uniform"].append(sum(map(min, guess, real)))
+                shape = 1 - np.prod([1 - r[0] for r in reads], axis=0)
+                wins = 1 - np.prod([1 - r[1] for r in reads], axis=0)
+                facts = read_observation(seen["observation"])
+                threat = rule._threat(facts)
+                for a in legal:
+                    if A.DISCARD_BASE <= a < A.CHOW_BASE:
+                        t = a - A.DISCARD_BASE
+                        penalty = threat * rule._danger(facts, t)
+                        rows.append((float(wins_on(game, seat, a)), shape[t], wins[t], penalty,
+                                     penalty * (shape[t] + 0.05)))
+            action = legal[0] if seen is None else rule.act(seen["observation"],
+                                                            seen["action_mask"])
+            slot.step(action)
+            events = game.events
+            # a discard's window is resolved by the event after it: hold the last one back
+            # while the hand goes on
+            upto = len(events) if slot.over else len(events) - 1
+            for i in range(done, upto):
+                e = events[i]
+                nxt = events[i + 1] if i + 1 < len(events) else None
+                before = list(mine.unseen)
+                mine.apply(e)
+                for f in filters:
+                    f.feed(e, nxt, before, mine.unseen)
+            done = max(done, upto)
+        for f in filters:
+            for name in counts:
+                counts[name] += getattr(f, name)
+    for name, got in overlap.items():
+        counts[f"overlap {name}"] = float(np.mean(got)) if got else float("nan")
+    return np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS)), counts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=20, help="hands of four rule players")
+    parser.add_argument("--start", type=int, default=7000, help="the first hand's seed")
+    parser.add_argument("--particles", type=int, default=128, help="particles per seat")
+    parser.add_argument("--eps", type=float, default=0.02,
+                        help="weight of a particle whose rule would have decided otherwise")
+    parser.add_argument("--late", type=int, default=45,
+                        help="score the observer's discards with at most this many tiles left")
+    parser.add_argument("--truth", action="store_true",
+                        help="one particle with the real hand and draws: counts departures")
+    parser.add_argument("--jitter", type=float, default=0.0,
+                        help="chance that a resampled copy swaps a tile (roughening)")
+    parser.add_argument("--adapt", action="store_true",
+                        help="draw each hidden tile knowing the decision after it (slower)")
+    parser.add_argument("--out", default=None, help="an .npz file to keep every row")
+    args = parser.parse_args(argv)
+    if args.hands < 1 or args.particles < 1 or not 0 < args.eps <= 1 or args.start < 0:
+        parser.error("--hands >= 1, --particles >= 1, 0 < --eps <= 1, --start >= 0")
+    rows, counts = measure(args.hands, args.particles, args.eps, args.start, args.late,
+                           args.truth, args.jitter, args.adapt)
+    if args.truth:
+        print(f"the real hands depart from {int(counts['departures'])} of "
+              f"{int(counts['asked'])} real decisions; {int(counts['mismatches'])} observations "
+              "differ from the real ones")
+        return 0 if counts["departures"] == counts["mismatches"] == 0 else 1
+    if args.out:
+        np.savez(args.out, rows=rows, columns=np.array(COLUMNS))
+    if not len(rows):
+        print("no discard of the observer was scored (the hands ended early)")
+        return 0
+    labels = rows[:, 0] > 0
+    print(f"{len(rows)} discards, {labels.mean():.1%} of them another seat could win on; "
+          f"AUC (0.5: chance); filters started afresh {int(counts['lost'])} times, mended "
+          f"{int(counts['mended'])} hands")
+    print(f"  tiles of an other seat's real hand a particle holds, by weight: "
+          f"{counts['overlap filter']:.2f} (a uniform guess: {counts['overlap uniform']:.2f})")
+    for k, name in enumerate(COLUMNS[1:], start=1):
+        print(f"  {name:<20} {_auc(labels, rows[:, k]):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
