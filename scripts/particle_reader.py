@@ -6,8 +6,9 @@ hands, and every guess made so far from what a seat sees ranks the dangerous dis
 well as ``rule``'s own hand-written danger (AUC 0.68-0.70, docs/training.md). Those guesses
 drew whole hands at once and at best weighted them afterwards; no sampled hand came near the
 hands the other seats' decisions point to. The opponents in the 1-vs-3 evaluation are ``rule``
-players, a known and deterministic policy, so the exact posterior is within reach of a filter
-that builds each hand decision by decision:
+players, a known and deterministic policy, so the exact posterior would seem within reach of a
+filter that builds each hand decision by decision. This one does not reach it: its particles
+rank danger at chance (docs/training.md has the numbers and why). How it works:
 
 * one :class:`HandFilter` per other seat holds ``particles`` guesses of that seat's concealed
   tiles, drawn at the deal from the tiles the observer has not seen;
@@ -24,10 +25,19 @@ that builds each hand decision by decision:
   in), and ``rule`` is asked; a particle whose ``rule`` would have acted otherwise than the
   public events show is weighted by ``eps`` (0 where the real action is impossible with its
   hand). A window's answer shows only through its resolution: passing, a claim of lower
-  priority than the one made, or the claim made;
+  priority than the one made, or the claim made (a particle without the claim's tiles is
+  ruled out);
 * every tile another seat shows (or the observer draws) weighs the particle by the copies it
   leaves for them;
-* the particles are resampled (systematically) when their effective number falls below half.
+* the particles are resampled (systematically) when their effective number falls below half;
+* when the public events rule out every particle (a meld none could make, copies all of them
+  held shown elsewhere), the hands are mended (the missing tiles swapped in, the excess out)
+  rather than drawn afresh; when a turn rules out every one, the filter starts afresh.
+
+Options: ``--adapt`` draws each hidden tile knowing the decision after it (every tile tried,
+weighted by whether ``rule`` would then have acted as the seat did: slower, the same
+posterior); ``--jitter`` lets each resampled copy swap one tile (roughening: keeps the copies
+apart at the price of forgetting what the decisions said about that tile).
 
 Approximations: each seat's filter ignores the other filters (two may hold the same copy),
 the observer's unseen tiles are the draws' pool (copies in another hand count as drawable),
@@ -207,6 +217,8 @@ class HandFilter:
         self.adapt = adapt
         n = 1 if truth else particles
         self.logw = np.zeros(n)
+        self.missed = np.zeros(n)  # per particle: the real decisions its rule departed from
+        self.turns = 0  # the seat's own turns so far
         self.departures = 0  # real decisions a particle's rule departed from (summed)
         self.asked = 0  # times rule was asked for a particle
         self.mismatches = 0  # truth mode: observations the real hand changed (must be 0)
@@ -290,6 +302,7 @@ class HandFilter:
         """The seat's own turn: draw for each particle what it must have drawn, ask ``rule``."""
         turn = Turn(self, e)
         need = turn.need
+        self.turns += 1
         for i, hand in enumerate(self.hands):
             if self.logw[i] == DEAD:
                 continue
@@ -318,6 +331,7 @@ class HandFilter:
             if not turn.fits(got):
                 if weighed:
                     self.departures += 1
+                    self.missed[i] += 1
                 else:
                     self._depart(i)
             kong = A.CONCEALED_KONG_BASE <= got < A.ADDED_KONG_BASE
@@ -485,6 +499,7 @@ class HandFilter:
     def _depart(self, i: int) -> None:
         self.logw[i] += self.log_eps
         self.departures += 1
+        self.missed[i] += 1
 
     def _resample(self, unseen: Sequence[int]) -> None:
         if self.truth:
@@ -495,6 +510,7 @@ class HandFilter:
             self.lost += 1
             self.hands = [self._sample(unseen, self.size) for _ in self.hands]
             self.logw[:] = 0.0
+            self.missed[:] = 0.0
             return
         w = np.exp(logw - top)
         w /= w.sum()
@@ -504,6 +520,7 @@ class HandFilter:
         picks = np.searchsorted(np.cumsum(w), (self.rng.random() + np.arange(n)) / n)
         picks = np.minimum(picks, n - 1)
         self.hands = [self.hands[p][:] for p in picks]
+        self.missed = self.missed[picks]
         self.logw[:] = 0.0
         if self.jitter:
             self._roughen(unseen)
@@ -540,6 +557,11 @@ class HandFilter:
         return hand
 
     # ---------------------------------------------------------------- reading
+    def fewest_missed(self) -> int:
+        """The fewest real decisions a live particle's ``rule`` departed from (since the
+        filter last started afresh, if it did)."""
+        return int(self.missed[self.logw != DEAD].min())
+
     def overlap(self, real: Sequence[int]) -> float:
         """The tiles a particle shares with ``real`` (the seat's real standing tiles: for a
         measurement only), averaged over the particles by weight."""
@@ -597,7 +619,8 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
     rng = np.random.default_rng(start)
     rows: list[tuple[float, ...]] = []
     counts = {"departures": 0.0, "lost": 0.0, "mended": 0.0, "asked": 0.0, "mismatches": 0.0}
-    overlap: dict[str, list[float]] = {"filter": [], "uniform": []}
+    overlap: dict[str, list[float]] = {"filter": [], "uniform": [], "fewest missed": [],
+                                       "own turns": []}
     for h in tqdm(range(hands), desc="particle reader", unit="hand", disable=not progress):
         slot.start(start + h)
         game = slot.game
@@ -627,6 +650,8 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
                     guess = f._sample(mine.unseen, f.size)
                     overlap["filter"].append(f.overlap(real))
                     overlap["uniform"].append(sum(map(min, guess, real)))
+                    overlap["fewest missed"].append(f.fewest_missed())
+                    overlap["own turns"].append(f.turns)
                 shape = 1 - np.prod([1 - r[0] for r in reads], axis=0)
                 wins = 1 - np.prod([1 - r[1] for r in reads], axis=0)
                 facts = read_observation(seen["observation"])
@@ -656,7 +681,9 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
             for name in counts:
                 counts[name] += getattr(f, name)
     for name, got in overlap.items():
-        counts[f"overlap {name}"] = float(np.mean(got)) if got else float("nan")
+        counts[name if name in ("fewest missed", "own turns") else f"overlap {name}"] = (
+            float(np.median(got) if name in ("fewest missed", "own turns") else np.mean(got))
+            if got else float("nan"))
     return np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS)), counts
 
 
@@ -698,6 +725,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{int(counts['mended'])} hands")
     print(f"  tiles of an other seat's real hand a particle holds, by weight: "
           f"{counts['overlap filter']:.2f} (a uniform guess: {counts['overlap uniform']:.2f})")
+    print(f"  the best-fitting particle departs from {counts['fewest missed']:.0f} of the seat's "
+          f"real decisions (median; the seat has had {counts['own turns']:.0f} turns)")
     for k, name in enumerate(COLUMNS[1:], start=1):
         print(f"  {name:<20} {_auc(labels, rows[:, k]):.3f}")
     return 0
