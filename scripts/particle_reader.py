@@ -52,7 +52,10 @@ it (in shape, and legally: 8 points), beside ``rule``'s own danger penalty, by h
 rank the discards another seat could really win on (AUC; 0.5 is chance). ``--truth`` runs the
 filters with one particle that holds the real hand and draws the real tiles: it must depart
 from no real decision (tests/test_particle_reader.py), which checks the observation and the
-legal actions each particle is asked with.
+legal actions each particle is asked with. ``--truth --perturb M`` swaps ``M`` tiles of that
+particle's starting hand and counts how often the public events rule the hand out, how often
+``rule``'s decisions give it away, and how often it fits everything: how sharply the
+decisions pin a hand down, whatever a filter can find.
 """
 
 from __future__ import annotations
@@ -208,7 +211,7 @@ class HandFilter:
     def __init__(self, view: SeatView, observer_unseen: Sequence[int], particles: int,
                  eps: float, rng: np.random.Generator, rule: RuleBasedAgent,
                  encoder: SeatEncoder, rules: RuleConfig = MCR, truth: bool = False,
-                 jitter: float = 0.0, adapt: bool = False) -> None:
+                 jitter: float = 0.0, adapt: bool = False, perturb: int = 0) -> None:
         self.view, self.rng, self.rule, self.encoder, self.rules = view, rng, rule, encoder, rules
         self.seat = view.seat
         self.log_eps = math.log(eps)
@@ -233,7 +236,10 @@ class HandFilter:
         self.kong_draw = False
         self.after_kong = False
         self.size = sum(standing)  # the particles' standing tiles (the pending draws apart)
+        self.perturbed = truth and perturb > 0
         if truth:
+            if perturb:
+                self._swap(standing, perturb, observer_unseen)
             self.hands = [standing]
         else:
             self.hands = [self._sample(observer_unseen, sum(standing)) for _ in range(n)]
@@ -285,7 +291,8 @@ class HandFilter:
         obs[WIN_LEGAL_AT] = 1.0 if A.WIN in legal else 0.0
         self.asked += 1
         mask = mask_of(legal)
-        if self.truth and not np.array_equal(obs, self.encoder.encode(self.view, mask)):
+        if (self.truth and not self.perturbed
+                and not np.array_equal(obs, self.encoder.encode(self.view, mask))):
             self.mismatches += 1  # the real hand put in must give the real observation
         return self.rule.act(obs, mask)
 
@@ -435,7 +442,7 @@ class HandFilter:
         self.size -= len(tiles)
         alive = [i for i in range(len(self.hands)) if self.logw[i] != DEAD]
         fits = [i for i in alive if all(self.hands[i][t] >= tiles.count(t) for t in tiles)]
-        if alive and not fits:
+        if alive and not fits and not self.truth:
             for i in alive:
                 self._mend(self.hands[i], tiles)
             fits = alive
@@ -466,7 +473,7 @@ class HandFilter:
                     self.logw[i] += math.log(free / (unseen[k] - j))
                 if self.logw[i] == DEAD:
                     break
-        if self.logw.max() == DEAD and before.max() != DEAD:
+        if self.logw.max() == DEAD and before.max() != DEAD and not self.truth:
             self.logw = before
             after = [unseen[k] - shown[k] for k in range(T)]
             for i, hand in enumerate(self.hands):
@@ -495,6 +502,23 @@ class HandFilter:
             if free.sum() <= 0:
                 return
             hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+
+    def _swap(self, hand: list[int], count: int, unseen: Sequence[int]) -> None:
+        """Swap ``count`` random tiles of ``hand`` for kinds the observer has not seen (and the
+        hand does not hold): the real hand made slightly wrong (``--perturb``)."""
+        for _ in range(count):
+            held = np.array(hand, dtype=np.float64)
+            out = int(self.rng.choice(T, p=held / held.sum()))
+            free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
+            free[[k for k in range(T) if hand[k]]] = 0
+            if free.sum() <= 0:
+                return
+            hand[out] -= 1
+            hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+
+    def fits_all(self) -> bool:
+        """Truth mode: the particle is still possible and has departed from no decision."""
+        return bool(self.logw[0] != DEAD and self.missed[0] == 0)
 
     def _depart(self, i: int) -> None:
         self.logw[i] += self.log_eps
@@ -608,7 +632,7 @@ COLUMNS = ("dangerous", "filter shape", "filter legal", "rule", "rule x filter s
 
 def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 7000,
             late: int = 45, truth: bool = False, jitter: float = 0.0, adapt: bool = False,
-            progress: bool = True,
+            perturb: int = 0, progress: bool = True,
             ) -> tuple[npt.NDArray[np.float64], dict[str, float]]:
     """Play ``hands`` hands of four ``rule`` players with the filters on (see the module
     docstring); returns a row per scored discard (``COLUMNS``) and the filters' counts:
@@ -618,7 +642,9 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
     slot = GameSlot(env_options({"rules": "mcr"}))
     rng = np.random.default_rng(start)
     rows: list[tuple[float, ...]] = []
-    counts = {"departures": 0.0, "lost": 0.0, "mended": 0.0, "asked": 0.0, "mismatches": 0.0}
+    counts = {"departures": 0.0, "lost": 0.0, "mended": 0.0, "asked": 0.0, "mismatches": 0.0,
+              "seat-hands": 0.0, "ruled out": 0.0, "unnoticed": 0.0}
+    noticed: list[float] = []  # truth mode: departures of each possible hand that departed
     overlap: dict[str, list[float]] = {"filter": [], "uniform": [], "fewest missed": [],
                                        "own turns": []}
     for h in tqdm(range(hands), desc="particle reader", unit="hand", disable=not progress):
@@ -635,7 +661,7 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
 
         mine = fresh(watcher)
         filters = [HandFilter(fresh(s), mine.unseen, particles, eps, rng, rule, encoder,
-                              truth=truth, jitter=jitter, adapt=adapt)
+                              truth=truth, jitter=jitter, adapt=adapt, perturb=perturb)
                    for s in range(4) if s != watcher]
         done = len(game.events)
         while not slot.over:
@@ -678,8 +704,15 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
                     f.feed(e, nxt, before, mine.unseen)
             done = max(done, upto)
         for f in filters:
-            for name in counts:
+            for name in ("departures", "lost", "mended", "asked", "mismatches"):
                 counts[name] += getattr(f, name)
+            counts["seat-hands"] += 1
+            if truth:
+                counts["ruled out"] += f.logw[0] == DEAD
+                counts["unnoticed"] += f.fits_all()
+                if f.logw[0] != DEAD and f.missed[0]:
+                    noticed.append(float(f.missed[0]))
+    counts["departures when noticed"] = float(np.median(noticed)) if noticed else float("nan")
     for name, got in overlap.items():
         counts[name if name in ("fewest missed", "own turns") else f"overlap {name}"] = (
             float(np.median(got) if name in ("fewest missed", "own turns") else np.mean(got))
@@ -699,16 +732,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="score the observer's discards with at most this many tiles left")
     parser.add_argument("--truth", action="store_true",
                         help="one particle with the real hand and draws: counts departures")
+    parser.add_argument("--perturb", type=int, default=0,
+                        help="with --truth: swap this many tiles of each real starting hand "
+                             "(how many such hands still fit every real decision?)")
     parser.add_argument("--jitter", type=float, default=0.0,
                         help="chance that a resampled copy swaps a tile (roughening)")
     parser.add_argument("--adapt", action="store_true",
                         help="draw each hidden tile knowing the decision after it (slower)")
     parser.add_argument("--out", default=None, help="an .npz file to keep every row")
     args = parser.parse_args(argv)
-    if args.hands < 1 or args.particles < 1 or not 0 < args.eps <= 1 or args.start < 0:
-        parser.error("--hands >= 1, --particles >= 1, 0 < --eps <= 1, --start >= 0")
+    if (args.hands < 1 or args.particles < 1 or not 0 < args.eps <= 1 or args.start < 0
+            or args.perturb < 0 or (args.perturb and not args.truth)):
+        parser.error("--hands >= 1, --particles >= 1, 0 < --eps <= 1, --start >= 0, and "
+                     "--perturb >= 0 only with --truth")
     rows, counts = measure(args.hands, args.particles, args.eps, args.start, args.late,
-                           args.truth, args.jitter, args.adapt)
+                           args.truth, args.jitter, args.adapt, args.perturb)
+    if args.perturb:
+        n = counts["seat-hands"]
+        rest = 1 - (counts["ruled out"] + counts["unnoticed"]) / n
+        print(f"{args.perturb} tile(s) of each real starting hand swapped, {int(n)} seat-hands: "
+              f"{counts['ruled out'] / n:.1%} ruled out by the public events (a discard or meld "
+              f"the hand could not make), {counts['unnoticed'] / n:.1%} fit every real "
+              f"decision, {rest:.1%} departed from some ({counts['departures when noticed']:.0f}"
+              ", median)")
+        return 0
     if args.truth:
         print(f"the real hands depart from {int(counts['departures'])} of "
               f"{int(counts['asked'])} real decisions; {int(counts['mismatches'])} observations "

@@ -25,6 +25,17 @@ def test_the_real_hand_fits_every_real_decision(
     assert counts["mismatches"] == 0
 
 
+def test_one_wrong_starting_tile_is_almost_always_noticed(
+        load_script: Callable[[str], ModuleType]) -> None:
+    script = load_script("particle_reader")
+    _, counts = script.measure(40, truth=True, perturb=1, progress=False)
+    n = counts["seat-hands"]
+    assert n == 120
+    assert 0.3 < counts["ruled out"] / n < 0.8  # a discard or meld it could not make
+    assert counts["unnoticed"] / n < 0.1  # rule's decisions notice nearly all of the rest
+    assert counts["departures when noticed"] >= 1
+
+
 def test_the_truth_check_catches_a_wrong_observation(
         load_script: Callable[[str], ModuleType], monkeypatch: pytest.MonkeyPatch) -> None:
     script = load_script("particle_reader")
@@ -69,10 +80,11 @@ def test_the_measurement_scores_each_estimate(
                         "--out", str(out)]) == 0
     assert np.load(out)["rows"].shape[1] == len(script.COLUMNS)
     assert "AUC" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as stop:
-        script.main(["--eps", "0"])
-    assert stop.value.code == 2
-    assert "0 < --eps <= 1" in capsys.readouterr().err
+    for bad in (["--eps", "0"], ["--perturb", "1"]):
+        with pytest.raises(SystemExit) as stop:
+            script.main(bad)
+        assert stop.value.code == 2
+        assert "0 < --eps <= 1" in capsys.readouterr().err
 
 
 def test_auc_counts_ties_as_half(load_script: Callable[[str], ModuleType]) -> None:
