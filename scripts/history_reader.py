@@ -35,23 +35,22 @@ import argparse
 import copy
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from particle_reader import departs as window_departs
 from particle_reader import (
-    DECISION_ROW,
-    DRAWN_ROW,
-    UNSEEN_ROW,
-    WIN_LEGAL_AT,
-    claim_action,
     from_hand,
     mask_of,
-    priority,
+    play_hand,
+    print_aucs,
+    put_hand,
+    resolution,
+    score_discards,
 )
-from search_agent import _auc, wins_on
 from tqdm import tqdm
 
 from mjenv import actions as A
@@ -78,7 +77,6 @@ from mjenv.engine.seat_view import SeatView
 from mjenv.fans import InvalidHandError
 from mjenv.vector.options import env_options
 from mjenv.vector.slot import GameSlot
-from mjenv_agents.observation import read_observation
 from mjenv_agents.rule_based import RuleBasedAgent
 
 T = 34
@@ -127,7 +125,6 @@ class Step:
     discarder: int = -1
     rob: bool = False
     claimant: int = -1
-    order: list[int] = field(default_factory=list)
     tiles: list[int] = field(default_factory=list)  # take: the tiles melded from the hand
 
 
@@ -150,6 +147,8 @@ class Recorder:
         self.after_kong = False
         self.kong_draw = False
         self.memo: dict[tuple[int, bytes, int], int] = {}
+        self.fitting = 0.0
+        self.fit: list[bool] = []  # which of the kept histories fit every decision
 
     # ---------------------------------------------------------------- recording
     def feed(self, e: Event, nxt: Event | None, before: Sequence[int],
@@ -199,18 +198,11 @@ class Recorder:
                     kong_draw=self.kong_draw and self.view.drawn >= 0)
 
     def _window(self, e: Event, nxt: Event | None, cap: Sequence[int]) -> Step:
-        d = e.seat
-        rob = isinstance(e, AddedKong)
-        claimant, real = -1, A.PASS
-        made = claim_action(nxt) if nxt is not None else None
-        if (made is not None and nxt is not None and getattr(nxt, "from_seat", None) == d
-                and (not rob or (isinstance(nxt, Win) and nxt.robbed))):
-            claimant, real = nxt.seat, made
+        claimant, real = resolution(e, nxt)
         base, hidden = self._base([A.PASS])
         return Step("window", list(cap), real=real, base=base, hidden=hidden,
                     facts=Facts(self.view, self.rules), tile=int(e.tile),  # type: ignore[attr-defined]
-                    discarder=d, rob=rob, claimant=claimant,
-                    order=[(d + k) % 4 for k in (1, 2, 3)])
+                    discarder=e.seat, rob=isinstance(e, AddedKong), claimant=claimant)
 
     def real_picks(self) -> list[int]:
         """The real draws (for checks only)."""
@@ -223,17 +215,7 @@ class Recorder:
         if got is not None:
             return got
         assert s.base is not None and s.hidden is not None
-        obs = s.base.copy()
-        h = np.array(hand)
-        for n in range(4):
-            obs[n] = h > n
-        if drawn >= 0:
-            obs[DRAWN_ROW] = 0
-            obs[DECISION_ROW] = 0
-            obs[DRAWN_ROW, drawn] = obs[DECISION_ROW, drawn] = 1
-        obs[UNSEEN_ROW] = (s.hidden - h) / 4
-        obs[WIN_LEGAL_AT] = 1.0 if A.WIN in legal else 0.0
-        got = self.rule.act(obs, mask_of(legal))
+        got = self.rule.act(put_hand(s.base, s.hidden, hand, drawn, legal), mask_of(legal))
         if len(self.memo) > 500_000:
             self.memo.clear()
         self.memo[key] = got
@@ -309,20 +291,15 @@ class Recorder:
         except InvalidHandError:
             found = None
         answer = A.PASS if found is None else self._ask(k, s, hand, -1, found)
-        if s.claimant == me:
-            return int(answer != s.real)
-        if s.claimant >= 0:
-            assert s.real is not None
-            mine, theirs = priority(answer), priority(s.real)
-            return int(mine > theirs or (mine == theirs == 3
-                                         and s.order.index(me) < s.order.index(s.claimant)))
-        return int(answer != A.PASS)
+        assert s.real is not None
+        return int(window_departs(answer, me, s.discarder, s.claimant, s.real))
 
     # ---------------------------------------------------------------- the search
     def search(self, rng: np.random.Generator, steps: int, eps: float = 0.02,
                keep: int = 50) -> tuple[list[list[int]], int]:
         """Annealed Metropolis over histories; returns the end hands of ``keep`` histories
-        visited in the last half (evenly spaced) and the fewest departures + violations met."""
+        visited in the last half (evenly spaced) and the fewest departures + violations met;
+        :attr:`fitting` is the share of the kept histories that fit every decision."""
         draws = sum(s.kind == "draw" for s in self.steps)
         pool = np.array(self.start_cap, dtype=np.float64)
         start = [0] * T
@@ -334,6 +311,7 @@ class Recorder:
         best = energy
         hot = -math.log(eps)
         kept: list[list[int]] = []
+        fit: list[bool] = []
         every = max(1, (steps // 2) // keep)
         for n in range(steps):
             beta = hot * min(1.0, 0.2 + n / (0.5 * steps))
@@ -353,55 +331,13 @@ class Recorder:
                 best = min(best, energy)
             if n >= steps - steps // 2 and (n - (steps - steps // 2)) % every == 0:
                 kept.append(end[:])
+                fit.append(energy == 0)
+        self.fit = fit[-keep:]
+        self.fitting = float(np.mean(self.fit)) if fit else 0.0
         return kept[-keep:], int(best)
 
 
 COLUMNS = ("dangerous", "history shape", "rule", "rule x history shape")
-
-Reading = Callable[[Game, int, list[int], dict[str, Any], list[Recorder], SeatView], None]
-"""Called at each decision of the observer: the game, its seat, its legal actions, its
-observation, the recorders of the other seats and its own view."""
-
-
-def play_hand(slot: GameSlot, seed: int, watcher: int, rule: RuleBasedAgent,
-              encoder: SeatEncoder, reading: Reading | None = None) -> list[Recorder]:
-    """Play hand ``seed`` with four ``rule`` players, recording the three seats other than
-    ``watcher`` as it sees them; returns the recorders."""
-    slot.start(seed)
-    game = slot.game
-    assert game is not None
-
-    def fresh(seat: int) -> SeatView:
-        v = SeatView(seat, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
-                     num_tiles=game.rules.num_tiles)
-        v.extend(game.events)
-        return v
-
-    mine = fresh(watcher)
-    recorders = [Recorder(fresh(s), mine.unseen, rule, encoder) for s in range(4)
-                 if s != watcher]
-    done = len(game.events)
-    while not slot.over:
-        seat = slot.seat
-        legal = list(slot.legal(seat))
-        seen = slot.observe(seat) if len(legal) > 1 else None
-        if seen is not None and seat == watcher and reading is not None:
-            reading(game, seat, legal, seen, recorders, mine)
-        action = legal[0] if seen is None else rule.act(seen["observation"],
-                                                        seen["action_mask"])
-        slot.step(action)
-        events = game.events
-        # a discard's window is resolved by the event after it: hold the last one back
-        upto = len(events) if slot.over else len(events) - 1
-        for i in range(done, upto):
-            e = events[i]
-            before = list(mine.unseen)
-            mine.apply(e)
-            for r in recorders:
-                r.feed(e, events[i + 1] if i + 1 < len(events) else None, before, mine.unseen)
-        done = max(done, upto)
-    return recorders
-
 
 def measure(hands: int, steps: int = 2000, eps: float = 0.02, start: int = 7000,
             late: int = 40, progress: bool = True,
@@ -412,7 +348,8 @@ def measure(hands: int, steps: int = 2000, eps: float = 0.02, start: int = 7000,
     slot = GameSlot(env_options({"rules": "mcr"}))
     rng = np.random.default_rng(start)
     rows: list[tuple[float, ...]] = []
-    held: dict[str, list[float]] = {"history": [], "uniform": [], "fewest": []}
+    held: dict[str, list[float]] = {"history": [], "uniform": [], "fewest": [], "fitting": [],
+                                    "fitting history": []}
 
     def read(game: Game, seat: int, legal: list[int], seen: dict[str, Any],
              recorders: list[Recorder], mine: SeatView) -> None:
@@ -436,19 +373,15 @@ def measure(hands: int, steps: int = 2000, eps: float = 0.02, start: int = 7000,
                 guess[int(t)] += 1
             held["uniform"].append(float(sum(map(min, guess, real))))
             held["fewest"].append(float(fewest))
-        shape = 1 - others
-        facts = read_observation(seen["observation"])
-        threat = rule._threat(facts)
-        for a in legal:
-            if A.DISCARD_BASE <= a < A.CHOW_BASE:
-                t = a - A.DISCARD_BASE
-                penalty = threat * rule._danger(facts, t)
-                rows.append((float(wins_on(game, seat, a)), shape[t], penalty,
-                             penalty * (shape[t] + 0.05)))
+            held["fitting"].append(r.fitting)
+            held["fitting history"] += [float(sum(map(min, k, real)))
+                                        for k, ok in zip(kept, r.fit, strict=True) if ok]
+        rows.extend(score_discards(rule, game, seat, legal, seen, [1 - others]))
 
     for h in tqdm(range(hands), desc="history reader", unit="hand", disable=not progress):
         held["read"] = []
-        play_hand(slot, start + h, h % 4, rule, encoder, read)
+        play_hand(slot, start + h, h % 4, rule,
+                  lambda view, unseen: Recorder(view, unseen, rule, encoder), read)
     del held["read"]
     stats = {f"held {k}": float(np.mean(v)) if v else float("nan") for k, v in held.items()}
     stats["fewest (median)"] = float(np.median(held["fewest"])) if held["fewest"] else math.nan
@@ -479,9 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(rows)} discards, {labels.mean():.1%} of them another seat could win on; "
           f"kept hands hold {stats['held history']:.2f} tiles of the real hand (a uniform "
           f"guess: {stats['held uniform']:.2f}); the best history met departs + 4 x violates "
-          f"{stats['fewest (median)']:.0f} (median)")
-    for k, name in enumerate(COLUMNS[1:], start=1):
-        print(f"  {name:<22} AUC {_auc(labels, rows[:, k]):.3f}")
+          f"{stats['fewest (median)']:.0f} (median); {stats['held fitting']:.0%} of the kept "
+          f"histories fit every decision, and hold {stats['held fitting history']:.2f} tiles")
+    print_aucs(rows, COLUMNS)
     return 0
 
 

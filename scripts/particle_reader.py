@@ -63,7 +63,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -155,6 +156,50 @@ def mask_of(legal: Sequence[int]) -> npt.NDArray[np.int8]:
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
     mask[list(legal)] = 1
     return mask
+
+
+def put_hand(base: npt.NDArray[np.float32], hidden: npt.NDArray[np.int64], hand: list[int],
+             drawn: int, legal: Sequence[int]) -> npt.NDArray[np.float32]:
+    """A seat's ``mjenv-v1`` observation ``base`` (encoded from its real view for a decision)
+    with ``hand`` standing in place of its own, ``drawn`` (or -1) just drawn, and Win legal
+    as ``legal`` says; ``hidden``: the copies of each kind the seat cannot see (its unseen plus
+    its real hand)."""
+    obs = base.copy()
+    h = np.array(hand)
+    for k in range(4):
+        obs[k] = h > k
+    if drawn >= 0:
+        obs[DRAWN_ROW] = 0
+        obs[DECISION_ROW] = 0
+        obs[DRAWN_ROW, drawn] = obs[DECISION_ROW, drawn] = 1
+    obs[UNSEEN_ROW] = (hidden - h) / 4
+    obs[WIN_LEGAL_AT] = 1.0 if A.WIN in legal else 0.0
+    return obs
+
+
+def resolution(offer: Event, nxt: Event | None) -> tuple[int, int]:
+    """How the claim window on ``offer`` (a discard, or an added kong to rob) was resolved,
+    from the event after it: (the claimant, its action), or (-1, Pass) when nobody claimed."""
+    made = claim_action(nxt) if nxt is not None else None
+    if (made is not None and nxt is not None
+            and getattr(nxt, "from_seat", None) == offer.seat
+            and (not isinstance(offer, AddedKong) or (isinstance(nxt, Win) and nxt.robbed))):
+        return nxt.seat, made
+    return -1, A.PASS
+
+
+def departs(answer: int, me: int, offerer: int, claimant: int, real: int) -> bool:
+    """Whether ``me`` answering ``answer`` in a window is at odds with its resolution: it made
+    the claim and answered otherwise, another seat's claim would have lost to its answer
+    (priority, then order from the offerer for two wins), or nobody claimed and it did not
+    pass."""
+    if claimant == me:
+        return answer != real
+    if claimant >= 0:
+        mine, theirs = priority(answer), priority(real)
+        return mine > theirs or (mine == theirs == 3
+                                 and (me - offerer) % 4 < (claimant - offerer) % 4)
+    return answer != A.PASS
 
 
 class Turn:
@@ -268,10 +313,8 @@ class HandFilter:
         else:
             shown = [a - b for a, b in zip(unseen_before, unseen_after, strict=True)]
             self._shown(unseen_before, shown)
-            if isinstance(e, Discard):
-                self._window(e.tile, e.seat, False, nxt)
-            elif isinstance(e, AddedKong):
-                self._window(e.tile, e.seat, True, nxt)
+            if isinstance(e, (Discard, AddedKong)):
+                self._window(e, nxt)
         self._resample(unseen_after)
 
     # ---------------------------------------------------------------- weighing
@@ -279,16 +322,7 @@ class HandFilter:
              base: npt.NDArray[np.float32], hidden: npt.NDArray[np.int64]) -> int:
         """``rule``'s action with ``hand`` standing (and ``drawn`` just drawn, or -1): the seat's
         observation ``base`` (encoded once for the decision) with the hand put in."""
-        obs = base.copy()
-        h = np.array(hand)
-        for k in range(4):
-            obs[k] = h > k
-        if drawn >= 0:
-            obs[DRAWN_ROW] = 0
-            obs[DECISION_ROW] = 0
-            obs[DRAWN_ROW, drawn] = obs[DECISION_ROW, drawn] = 1
-        obs[UNSEEN_ROW] = (hidden - h) / 4
-        obs[WIN_LEGAL_AT] = 1.0 if A.WIN in legal else 0.0
+        obs = put_hand(base, hidden, hand, drawn, legal)
         self.asked += 1
         mask = mask_of(legal)
         if (self.truth and not self.perturbed
@@ -392,17 +426,12 @@ class HandFilter:
             return need
         return int(self.rng.choice(T, p=left / total))
 
-    def _window(self, t: int, discarder: int, rob: bool, nxt: Event | None) -> None:
-        """Another seat's discard (or added kong) of ``t``: what would each particle's ``rule``
-        have answered, and does that fit the window's resolution ``nxt``?"""
+    def _window(self, offer: Discard | AddedKong, nxt: Event | None) -> None:
+        """Another seat's discard (or added kong): what would each particle's ``rule`` have
+        answered, and does that fit the window's resolution ``nxt``?"""
         me, v = self.seat, self.view
-        claimant, real = -1, A.PASS
-        made = claim_action(nxt) if nxt is not None else None
-        if (made is not None and nxt is not None
-                and getattr(nxt, "from_seat", None) == discarder
-                and (not rob or (isinstance(nxt, Win) and nxt.robbed))):
-            claimant, real = nxt.seat, made
-        order = [(discarder + k) % 4 for k in (1, 2, 3)]
+        t, discarder, rob = offer.tile, offer.seat, isinstance(offer, AddedKong)
+        claimant, real = resolution(offer, nxt)
         melds = len(v.melds[me])
         base: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None
         memo: dict[bytes, tuple[list[int] | None, int]] = {}
@@ -424,16 +453,8 @@ class HandFilter:
                         base = self._base(found)
                     answer = self._ask(hand, -1, found, *base)
                 got = memo[key] = (found, answer)
-            options, answer = got
-            if claimant == me:  # (a particle without the tiles is ruled out by _take)
-                if answer != real:
-                    self._depart(i)
-            elif claimant >= 0:
-                mine, theirs = priority(answer), priority(real)
-                if mine > theirs or (mine == theirs == 3
-                                     and order.index(me) < order.index(claimant)):
-                    self._depart(i)
-            elif answer != A.PASS:
+            # (a particle without the tiles of the seat's claim is ruled out by _take)
+            if departs(got[1], me, discarder, claimant, real):
                 self._depart(i)
 
     def _take(self, tiles: list[int]) -> None:
@@ -630,6 +651,86 @@ class HandFilter:
 COLUMNS = ("dangerous", "filter shape", "filter legal", "rule", "rule x filter shape")
 
 
+def score_discards(rule: RuleBasedAgent, game: Game, seat: int, legal: list[int],
+                   seen: dict[str, Any], estimates: list[npt.NDArray[np.float64]],
+                   ) -> list[tuple[float, ...]]:
+    """A row per legal discard of ``seat``: whether another seat may really win on it, each
+    estimate's chance (by tile kind; the first one a shape estimate), ``rule``'s own danger
+    penalty (its danger score times its threat, read as scripts/defence_oracle.py does), and
+    that penalty times the first estimate plus 0.05."""
+    facts = read_observation(seen["observation"])
+    threat = rule._threat(facts)
+    rows = []
+    for a in legal:
+        if A.DISCARD_BASE <= a < A.CHOW_BASE:
+            t = a - A.DISCARD_BASE
+            penalty = threat * rule._danger(facts, t)
+            rows.append((float(wins_on(game, seat, a)), *[float(e[t]) for e in estimates],
+                         penalty, penalty * (float(estimates[0][t]) + 0.05)))
+    return rows
+
+
+def print_aucs(rows: npt.NDArray[np.float64], columns: Sequence[str]) -> None:
+    """Each estimate's AUC against the first column (really dangerous)."""
+    labels = rows[:, 0] > 0
+    for k, name in enumerate(columns[1:], start=1):
+        print(f"  {name:<22} AUC {_auc(labels, rows[:, k]):.3f}")
+
+
+F = TypeVar("F", bound="Follower")
+
+
+class Follower(Protocol):
+    """What follows one seat through a hand for an observer (a filter, a recorder)."""
+
+    def feed(self, e: Event, nxt: Event | None, before: Sequence[int],
+             after: Sequence[int]) -> None: ...
+
+
+def play_hand(slot: GameSlot, seed: int, watcher: int, rule: RuleBasedAgent,
+              follow: Callable[[SeatView, list[int]], F],
+              reading: Callable[[Game, int, list[int], dict[str, Any], list[F], SeatView], None]
+              | None = None) -> list[F]:
+    """Play hand ``seed`` with four ``rule`` players; ``follow(view, observer_unseen)`` makes a
+    follower of each seat other than ``watcher`` (its own view, caught up with the deal), fed
+    every event with the event after it and the observer's unseen counts before and after; at
+    each decision of the observer, ``reading(game, seat, legal, observation, followers, its
+    view)``. Returns the followers."""
+    slot.start(seed)
+    game = slot.game
+    assert game is not None
+
+    def fresh(seat: int) -> SeatView:
+        v = SeatView(seat, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
+                     num_tiles=game.rules.num_tiles)
+        v.extend(game.events)
+        return v
+
+    mine = fresh(watcher)
+    followers = [follow(fresh(s), mine.unseen) for s in range(4) if s != watcher]
+    done = len(game.events)
+    while not slot.over:
+        seat = slot.seat
+        legal = list(slot.legal(seat))
+        seen = slot.observe(seat) if len(legal) > 1 else None
+        if seen is not None and seat == watcher and reading is not None:
+            reading(game, seat, legal, seen, followers, mine)
+        slot.step(legal[0] if seen is None else rule.act(seen["observation"],
+                                                         seen["action_mask"]))
+        events = game.events
+        # a discard's window is resolved by the event after it: hold the last one back while
+        # the hand goes on
+        upto = len(events) if slot.over else len(events) - 1
+        for i in range(done, upto):
+            e = events[i]
+            before = list(mine.unseen)
+            mine.apply(e)
+            for f in followers:
+                f.feed(e, events[i + 1] if i + 1 < len(events) else None, before, mine.unseen)
+        done = max(done, upto)
+    return followers
+
+
 def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 7000,
             late: int = 45, truth: bool = False, jitter: float = 0.0, adapt: bool = False,
             perturb: int = 0, progress: bool = True,
@@ -647,62 +748,28 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
     noticed: list[float] = []  # truth mode: departures of each possible hand that departed
     overlap: dict[str, list[float]] = {"filter": [], "uniform": [], "fewest missed": [],
                                        "own turns": []}
+    def follow(view: SeatView, unseen: list[int]) -> HandFilter:
+        return HandFilter(view, unseen, particles, eps, rng, rule, encoder, truth=truth,
+                          jitter=jitter, adapt=adapt, perturb=perturb)
+
+    def read(game: Game, seat: int, legal: list[int], seen: dict[str, Any],
+             filters: list[HandFilter], mine: SeatView) -> None:
+        if game.wall.remaining > late or A.WIN in legal or A.PASS in legal or truth:
+            return
+        reads = [f.danger() for f in filters]
+        for f in filters:  # how much of the real hand the filter holds (a check)
+            real = game.hands[f.seat]
+            guess = f._sample(mine.unseen, f.size)
+            overlap["filter"].append(f.overlap(real))
+            overlap["uniform"].append(sum(map(min, guess, real)))
+            overlap["fewest missed"].append(f.fewest_missed())
+            overlap["own turns"].append(f.turns)
+        rows.extend(score_discards(rule, game, seat, legal, seen,
+                                   [1 - np.prod([1 - r[k] for r in reads], axis=0)
+                                    for k in (0, 1)]))
+
     for h in tqdm(range(hands), desc="particle reader", unit="hand", disable=not progress):
-        slot.start(start + h)
-        game = slot.game
-        assert game is not None
-        watcher = h % 4
-
-        def fresh(seat: int, g: Game = game) -> SeatView:
-            v = SeatView(seat, dealer=g.dealer, prevalent_wind=g.prevalent_wind,
-                         num_tiles=g.rules.num_tiles)
-            v.extend(g.events)
-            return v
-
-        mine = fresh(watcher)
-        filters = [HandFilter(fresh(s), mine.unseen, particles, eps, rng, rule, encoder,
-                              truth=truth, jitter=jitter, adapt=adapt, perturb=perturb)
-                   for s in range(4) if s != watcher]
-        done = len(game.events)
-        while not slot.over:
-            seat = slot.seat
-            legal = list(slot.legal(seat))
-            seen = slot.observe(seat) if len(legal) > 1 else None
-            if (seen is not None and seat == watcher and game.wall.remaining <= late
-                    and A.WIN not in legal and A.PASS not in legal and not truth):
-                reads = [f.danger() for f in filters]
-                for f in filters:  # how much of the real hand the filter holds (a check)
-                    real = game.hands[f.seat]
-                    guess = f._sample(mine.unseen, f.size)
-                    overlap["filter"].append(f.overlap(real))
-                    overlap["uniform"].append(sum(map(min, guess, real)))
-                    overlap["fewest missed"].append(f.fewest_missed())
-                    overlap["own turns"].append(f.turns)
-                shape = 1 - np.prod([1 - r[0] for r in reads], axis=0)
-                wins = 1 - np.prod([1 - r[1] for r in reads], axis=0)
-                facts = read_observation(seen["observation"])
-                threat = rule._threat(facts)
-                for a in legal:
-                    if A.DISCARD_BASE <= a < A.CHOW_BASE:
-                        t = a - A.DISCARD_BASE
-                        penalty = threat * rule._danger(facts, t)
-                        rows.append((float(wins_on(game, seat, a)), shape[t], wins[t], penalty,
-                                     penalty * (shape[t] + 0.05)))
-            action = legal[0] if seen is None else rule.act(seen["observation"],
-                                                            seen["action_mask"])
-            slot.step(action)
-            events = game.events
-            # a discard's window is resolved by the event after it: hold the last one back
-            # while the hand goes on
-            upto = len(events) if slot.over else len(events) - 1
-            for i in range(done, upto):
-                e = events[i]
-                nxt = events[i + 1] if i + 1 < len(events) else None
-                before = list(mine.unseen)
-                mine.apply(e)
-                for f in filters:
-                    f.feed(e, nxt, before, mine.unseen)
-            done = max(done, upto)
+        filters = play_hand(slot, start + h, h % 4, rule, follow, read)
         for f in filters:
             for name in ("departures", "lost", "mended", "asked", "mismatches"):
                 counts[name] += getattr(f, name)
@@ -768,14 +835,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     labels = rows[:, 0] > 0
     print(f"{len(rows)} discards, {labels.mean():.1%} of them another seat could win on; "
-          f"AUC (0.5: chance); filters started afresh {int(counts['lost'])} times, mended "
+          f"AUC (0.5: chance) below; filters started afresh {int(counts['lost'])} times, mended "
           f"{int(counts['mended'])} hands")
     print(f"  tiles of an other seat's real hand a particle holds, by weight: "
           f"{counts['overlap filter']:.2f} (a uniform guess: {counts['overlap uniform']:.2f})")
     print(f"  the best-fitting particle departs from {counts['fewest missed']:.0f} of the seat's "
           f"real decisions (median; the seat has had {counts['own turns']:.0f} turns)")
-    for k, name in enumerate(COLUMNS[1:], start=1):
-        print(f"  {name:<20} {_auc(labels, rows[:, k]):.3f}")
+    print_aucs(rows, COLUMNS)
     return 0
 
 

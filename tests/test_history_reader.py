@@ -23,7 +23,8 @@ def _recorded(script: ModuleType, hands: int) -> list[object]:
     slot = GameSlot(env_options({"rules": "mcr"}))
     out: list[object] = []
     for h in range(hands):
-        out += script.play_hand(slot, 7000 + h, h % 4, rule, encoder)
+        out += script.play_hand(slot, 7000 + h, h % 4, rule,
+                                lambda view, unseen: script.Recorder(view, unseen, rule, encoder))
     return out
 
 
