@@ -32,7 +32,6 @@ much of the real hands the kept hands hold.
 from __future__ import annotations
 
 import argparse
-import copy
 import math
 import sys
 from collections.abc import Sequence
@@ -41,8 +40,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from particle_reader import departs as window_departs
 from particle_reader import (
+    Facts,
     from_hand,
     mask_of,
     play_hand,
@@ -51,10 +50,10 @@ from particle_reader import (
     resolution,
     score_discards,
 )
+from particle_reader import departs as window_departs
 from tqdm import tqdm
 
 from mjenv import actions as A
-from mjenv.botzone.seat_legal import ViewFacts
 from mjenv.decompose import waiting_counts
 from mjenv.encoders import make_encoder
 from mjenv.encoders.base import SeatEncoder
@@ -82,30 +81,6 @@ from mjenv_agents.rule_based import RuleBasedAgent
 T = 34
 VIOLATION = 4.0
 """A violation costs as much as this many departures."""
-
-
-class Facts:
-    """A seat's legality facts (mjenv.engine.legal.SeatFacts) frozen at one moment of the
-    hand; :meth:`holding` puts a hand in."""
-
-    def __init__(self, view: SeatView, rules: RuleConfig) -> None:
-        live = ViewFacts(view, rules)
-        self.seat = live.seat
-        self.melds = list(live.melds)
-        self.flowers = list(live.flowers)
-        self.seat_wind = live.seat_wind
-        self.prevalent_wind = live.prevalent_wind
-        self.wall = live.wall
-        self.visible = list(live.visible)
-        self.hand: list[int] = []
-        self.waits: list[int] = []
-
-    def holding(self, hand: list[int], thirteen: list[int]) -> Facts:
-        """These facts with ``hand`` standing (``thirteen`` its part before a draw)."""
-        out = copy.copy(self)
-        out.hand = hand
-        out.waits = waiting_counts(thirteen, len(self.melds))
-        return out
 
 
 @dataclass

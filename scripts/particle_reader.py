@@ -20,7 +20,7 @@ rank danger at chance (docs/training.md has the numbers and why). How it works:
 * at each of the seat's decisions (its discards and kongs, and every claim window on another
   seat's discard or added kong, including those where the real seat was not asked because it
   could do nothing) the particle's hand gives the seat's legal actions (mjenv.engine.legal,
-  from the seat's view with the particle's hand: :class:`HandFacts`) and its observation (the
+  from the seat's facts with the particle's hand: :class:`Facts`) and its observation (the
   seat's real ``mjenv-v1`` observation with the hand, the drawn tile and the unseen counts put
   in), and ``rule`` is asked; a particle whose ``rule`` would have acted otherwise than the
   public events show is weighted by ``eps`` (0 where the real action is impossible with its
@@ -61,6 +61,7 @@ decisions pin a hand down, whatever a filter can find.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -141,15 +142,28 @@ def from_hand(e: Event) -> list[int]:
     return []
 
 
-class HandFacts(ViewFacts):
-    """``view``'s seat's legality facts (mjenv.engine.legal.SeatFacts) with ``hand`` standing
-    in place of its own, and ``waits`` those of the 13-tile part of it."""
+class Facts:
+    """A seat's legality facts (mjenv.engine.legal.SeatFacts) frozen at one moment of the
+    hand; :meth:`holding` puts a hand in."""
 
-    def __init__(self, view: SeatView, rules: RuleConfig, hand: list[int],
-                 waits: Sequence[int]) -> None:
-        super().__init__(view, rules)
-        self.hand = hand
-        self.__dict__["waits"] = list(waits)  # the parent's cached property, filled
+    def __init__(self, view: SeatView, rules: RuleConfig) -> None:
+        live = ViewFacts(view, rules)
+        self.seat = live.seat
+        self.melds = list(live.melds)
+        self.flowers = list(live.flowers)
+        self.seat_wind = live.seat_wind
+        self.prevalent_wind = live.prevalent_wind
+        self.wall = live.wall
+        self.visible = list(live.visible)
+        self.hand: list[int] = []
+        self.waits: list[int] = []
+
+    def holding(self, hand: list[int], thirteen: list[int]) -> Facts:
+        """These facts with ``hand`` standing (``thirteen`` its part before a draw)."""
+        out = copy.copy(self)
+        out.hand = hand
+        out.waits = waiting_counts(thirteen, len(self.melds))
+        return out
 
 
 def mask_of(legal: Sequence[int]) -> npt.NDArray[np.int8]:
@@ -214,7 +228,7 @@ class Turn:
         self.real: int | None = (
             None if self.kong else A.DISCARD_BASE + self.need if isinstance(e, Discard) else
             A.ADDED_KONG_BASE + self.need if isinstance(e, AddedKong) else A.WIN)
-        self.melds = len(f.view.melds[f.seat])
+        self.facts = Facts(f.view, f.rules)
         self.base, self.hidden = f._base([A.DISCARD_BASE])
         self.memo: dict[tuple[bytes, int], int] = {}
 
@@ -228,9 +242,9 @@ class Turn:
         got = self.memo.get(key)
         if got is None:
             f = self.f
-            facts = HandFacts(f.view, f.rules, full, waiting_counts(hand, self.melds))
             try:
-                legal = play_actions(facts, f.rules, drawn, f.kong_draw and drawn >= 0)
+                legal = play_actions(self.facts.holding(full, hand), f.rules, drawn,
+                                     f.kong_draw and drawn >= 0)
             except InvalidHandError:  # five copies with the seat's real concealed kong
                 legal = []
             real = self.real
@@ -432,7 +446,7 @@ class HandFilter:
         me, v = self.seat, self.view
         t, discarder, rob = offer.tile, offer.seat, isinstance(offer, AddedKong)
         claimant, real = resolution(offer, nxt)
-        melds = len(v.melds[me])
+        seat = Facts(v, self.rules)  # the seat's facts now, a hand put in per particle
         base: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None
         memo: dict[bytes, tuple[list[int] | None, int]] = {}
         for i, hand in enumerate(self.hands):
@@ -441,7 +455,7 @@ class HandFilter:
             key = bytes(hand)
             got = memo.get(key)
             if got is None:
-                facts = HandFacts(v, self.rules, hand, waiting_counts(hand, melds))
+                facts = seat.holding(hand, hand)
                 try:
                     found = (rob_options([facts], self.rules, t) if rob else
                              claim_options([facts], self.rules, t, discarder))[0].get(me)
@@ -525,17 +539,25 @@ class HandFilter:
             hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
 
     def _swap(self, hand: list[int], count: int, unseen: Sequence[int]) -> None:
-        """Swap ``count`` random tiles of ``hand`` for kinds the observer has not seen (and the
-        hand does not hold): the real hand made slightly wrong (``--perturb``)."""
+        """Swap ``count`` random tiles of ``hand`` for kinds the observer has not seen and the
+        hand does not hold: the real hand made slightly wrong (``--perturb``)."""
         for _ in range(count):
-            held = np.array(hand, dtype=np.float64)
-            out = int(self.rng.choice(T, p=held / held.sum()))
-            free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
-            free[[k for k in range(T) if hand[k]]] = 0
-            if free.sum() <= 0:
+            if not self._swap_one(hand, unseen, new_kind=True):
                 return
-            hand[out] -= 1
-            hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+
+    def _swap_one(self, hand: list[int], unseen: Sequence[int], new_kind: bool) -> bool:
+        """Swap a random tile of ``hand`` (by count) for a copy the observer has not seen and
+        the hand leaves free, of another kind (``new_kind``: of a kind the hand does not
+        hold); False, and ``hand`` unchanged, when there is none."""
+        held = np.array(hand, dtype=np.float64)
+        out = int(self.rng.choice(T, p=held / held.sum()))
+        free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
+        free[[k for k in range(T) if hand[k]] if new_kind else out] = 0
+        if free.sum() <= 0:
+            return False
+        hand[out] -= 1
+        hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+        return True
 
     def fits_all(self) -> bool:
         """Truth mode: the particle is still possible and has departed from no decision."""
@@ -582,17 +604,8 @@ class HandFilter:
             if key not in first:
                 first.add(key)
                 continue
-            if self.rng.random() >= self.jitter:
-                continue
-            held = np.array(hand, dtype=np.float64)
-            out = int(self.rng.choice(T, p=held / held.sum()))
-            hand[out] -= 1
-            free = np.maximum(np.array(unseen) - np.array(hand), 0).astype(np.float64)
-            free[out] = 0
-            if free.sum() <= 0:
-                hand[out] += 1
-                continue
-            hand[int(self.rng.choice(T, p=free / free.sum()))] += 1
+            if self.rng.random() < self.jitter:
+                self._swap_one(hand, unseen, new_kind=False)
 
     def _sample(self, unseen: Sequence[int], size: int) -> list[int]:
         pool = [k for k in range(T) for _ in range(unseen[k])]
@@ -613,7 +626,7 @@ class HandFilter:
         return float(sum(w * sum(map(min, hand, real))
                          for w, hand in zip(self.weights(), self.hands, strict=True) if w))
 
-    def _wins(self, facts: HandFacts, hand: list[int], t: int) -> bool:
+    def _wins(self, facts: Facts, hand: list[int], t: int) -> bool:
         """Whether ``hand`` may legally win on the observer's discard ``t``."""
         try:
             return win_fans(facts, self.rules, hand, t, self_drawn=False,
@@ -629,8 +642,8 @@ class HandFilter:
     def danger(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """For each kind, the filter's chance that the seat's hand completes on it: in shape,
         and as a legal win on the observer's discard (8 points)."""
-        v, me = self.view, self.seat
-        melds = len(v.melds[me])
+        v = self.view
+        seat = Facts(v, self.rules)  # the seat's facts now, a hand put in per particle
         shape, legal = np.zeros(T), np.zeros(T)
         memo: dict[bytes, tuple[list[int], list[int]]] = {}
         for w, hand in zip(self.weights(), self.hands, strict=True):
@@ -639,8 +652,8 @@ class HandFilter:
             key = bytes(hand)
             got = memo.get(key)
             if got is None:
-                waits = waiting_counts(hand, melds)
-                facts = HandFacts(v, self.rules, hand, waits)
+                facts = seat.holding(hand, hand)
+                waits = facts.waits
                 wins = [t for t in waits if hand[t] < 4 and self._wins(facts, hand, t)]
                 got = memo[key] = (list(waits), wins)
             shape[got[0]] += w
@@ -746,8 +759,8 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
     counts = {"departures": 0.0, "lost": 0.0, "mended": 0.0, "asked": 0.0, "mismatches": 0.0,
               "seat-hands": 0.0, "ruled out": 0.0, "unnoticed": 0.0}
     noticed: list[float] = []  # truth mode: departures of each possible hand that departed
-    overlap: dict[str, list[float]] = {"filter": [], "uniform": [], "fewest missed": [],
-                                       "own turns": []}
+    means: dict[str, list[float]] = {"overlap filter": [], "overlap uniform": []}
+    medians: dict[str, list[float]] = {"fewest missed": [], "own turns": []}
     def follow(view: SeatView, unseen: list[int]) -> HandFilter:
         return HandFilter(view, unseen, particles, eps, rng, rule, encoder, truth=truth,
                           jitter=jitter, adapt=adapt, perturb=perturb)
@@ -760,10 +773,10 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
         for f in filters:  # how much of the real hand the filter holds (a check)
             real = game.hands[f.seat]
             guess = f._sample(mine.unseen, f.size)
-            overlap["filter"].append(f.overlap(real))
-            overlap["uniform"].append(sum(map(min, guess, real)))
-            overlap["fewest missed"].append(f.fewest_missed())
-            overlap["own turns"].append(f.turns)
+            means["overlap filter"].append(f.overlap(real))
+            means["overlap uniform"].append(sum(map(min, guess, real)))
+            medians["fewest missed"].append(f.fewest_missed())
+            medians["own turns"].append(f.turns)
         rows.extend(score_discards(rule, game, seat, legal, seen,
                                    [1 - np.prod([1 - r[k] for r in reads], axis=0)
                                     for k in (0, 1)]))
@@ -780,10 +793,10 @@ def measure(hands: int, particles: int = 128, eps: float = 0.02, start: int = 70
                 if f.logw[0] != DEAD and f.missed[0]:
                     noticed.append(float(f.missed[0]))
     counts["departures when noticed"] = float(np.median(noticed)) if noticed else float("nan")
-    for name, got in overlap.items():
-        counts[name if name in ("fewest missed", "own turns") else f"overlap {name}"] = (
-            float(np.median(got) if name in ("fewest missed", "own turns") else np.mean(got))
-            if got else float("nan"))
+    for name, got in means.items():
+        counts[name] = float(np.mean(got)) if got else float("nan")
+    for name, got in medians.items():
+        counts[name] = float(np.median(got)) if got else float("nan")
     return np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS)), counts
 
 
