@@ -44,9 +44,6 @@ KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
 )
 """The six knitted straights: 147, 258 and 369 in three different suits (tile ids)."""
 
-_ORPHAN_SET = frozenset(ORPHANS)
-_HONOR_SET = frozenset(HONORS)
-
 
 # ---------------------------------------------------------------- one suit
 
@@ -147,6 +144,15 @@ class GroupInfo(NamedTuple):
     """Ranks whose one more copy makes it ``complete`` (sets only; a fifth copy counts)."""
     waits_with_pair: tuple[int, ...]
     """Ranks whose one more copy makes it ``complete_with_pair`` (a fifth copy counts)."""
+    odd: int
+    """How many kinds it holds an odd number of (seven pairs waits on the one such kind)."""
+    most: int
+    """The largest count (honours and knitted tiles wants none above 1)."""
+    simples: bool
+    """It holds a kind other than a terminal or an honour (thirteen orphans wants none)."""
+    classes: tuple[int, int, int]
+    """How many of its kinds of ranks 1-4-7, 2-5-8 and 3-6-9 it holds (all 0 for the honours):
+    a knitted straight needs 8 of its 9 kinds held before it can be a wait."""
 
 
 _SUIT_INFO: dict[tuple[int, ...], GroupInfo] = {}
@@ -184,8 +190,17 @@ def _suit_group_info_of(key: tuple[int, ...]) -> GroupInfo:
         for rank in range(9):  # a fifth copy counts too (PyMahjongGB's 独听 rule)
             if is_complete_suit(key[:rank] + (key[rank] + 1,) + key[rank + 1:]):
                 (waits_sets if rem == 2 else waits_pair).append(rank)
+    odd, most = _shape_facts(key)
     return GroupInfo(rem, complete and rem == 0, complete and rem == 2, tuple(waits_sets),
-                     tuple(waits_pair))
+                     tuple(waits_pair), odd, most, any(key[1:8]),
+                     (int(key[0] > 0) + int(key[3] > 0) + int(key[6] > 0),
+                      int(key[1] > 0) + int(key[4] > 0) + int(key[7] > 0),
+                      int(key[2] > 0) + int(key[5] > 0) + int(key[8] > 0)))
+
+
+def _shape_facts(key: tuple[int, ...]) -> tuple[int, int]:
+    """A group's ``odd`` and ``most`` (see ``GroupInfo``)."""
+    return sum(c & 1 for c in key), max(key)
 
 
 def honor_group_info(key: tuple[int, ...]) -> GroupInfo:
@@ -212,7 +227,9 @@ def _honor_group_info_of(key: tuple[int, ...]) -> GroupInfo:
             waits_sets = tuple(doubles)
         elif len(singles) == 1 and not doubles:
             waits_pair = tuple(singles)
-    return GroupInfo(rem, ok and not doubles, ok and len(doubles) == 1, waits_sets, waits_pair)
+    odd, most = _shape_facts(key)
+    return GroupInfo(rem, ok and not doubles, ok and len(doubles) == 1, waits_sets, waits_pair,
+                     odd, most, False, (0, 0, 0))
 
 
 def _group_infos(counts: Sequence[int]) -> tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]:
@@ -281,7 +298,12 @@ def is_regular_complete(counts: Sequence[int]) -> bool:
 def regular_waits(counts: Sequence[int]) -> list[int]:
     """Kinds that complete standing tiles (3k+1 of them) as sets + one pair. A kind of
     which all four copies are already held still counts (a "fifth copy"), as in PyMahjongGB."""
-    infos = _group_infos(counts)
+    return sorted(_regular_waits_of(_group_infos(counts)))
+
+
+def _regular_waits_of(infos: tuple[GroupInfo, GroupInfo, GroupInfo, GroupInfo]) -> list[int]:
+    """:func:`regular_waits` from the four groups' infos, in ascending order (by group, then by
+    rank: each group's ``waits`` are ascending)."""
     rems = [info.rem for info in infos]
     waits: list[int] = []
     ones = rems.count(1)
@@ -296,7 +318,7 @@ def regular_waits(counts: Sequence[int]) -> list[int]:
                 other = twos[0] if g == twos[1] else twos[1]
                 if infos[other].complete_with_pair:
                     waits += [_GROUP_OFFSETS[g] + r for r in infos[g].waits]
-    return sorted(waits)
+    return waits
 
 
 # ---------------------------------------------------------------- special shapes
@@ -375,61 +397,66 @@ def is_complete(hand: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
 
 
 def waiting_counts(counts: list[int], n_melds: int) -> list[int]:
-    """Kinds that complete the standing tiles given as counts (13 − 3·melds tiles)."""
-    waits = set(regular_waits(counts))
+    """Kinds that complete the standing tiles given as counts (13 − 3·melds tiles).
+
+    The engine asks this after every discard, and most hands are near no special shape: the
+    four groups' infos (memoised, see ``GroupInfo``) say whether one can be, so such a hand
+    costs the regular shape's lookups and no pass over the 34 kinds."""
+    infos = _group_infos(counts)
+    regular = _regular_waits_of(infos)
     if n_melds > 1:
-        return sorted(waits)
-    # one pass gathers what decides whether a special shape can be near: the odd counts, the
-    # largest count, whether a kind other than a terminal or honour is held, and for each
-    # suit and rank class (147, 258, 369) how many of its three kinds are held
-    n_odd = odd = most = 0
-    simples = False
-    held_by_class = [0] * 9  # suit * 3 + rank % 3
-    for t in range(NUM_KINDS):
-        c = counts[t]
-        if c:
-            if c & 1:
-                n_odd += 1
-                odd = t
-            if c > most:
-                most = c
-            if t not in _ORPHAN_SET:
-                simples = True
-            if t < EAST:
-                held_by_class[t // 9 * 3 + t % 9 % 3] += 1
+        return regular
+    w, t, b, h = infos
+    held_by_class = [*w.classes, *t.classes, *b.classes]  # suit * 3 + rank % 3
+    knitted = _knitted_straight_near(held_by_class)
+    if n_melds == 1 and not knitted:
+        return regular
+    n_odd = w.odd + t.odd + b.odd + h.odd
+    most = max(w.most, t.most, b.most, h.most)
+    simples = w.simples or t.simples or b.simples
+    if not knitted and n_odd != 1 and simples and most != 1:
+        return regular
+    waits = set(regular)
     if n_melds == 0:
         if n_odd == 1:  # seven pairs
-            waits.add(odd)
+            waits.add(next(k for k in range(NUM_KINDS) if counts[k] & 1))
         if not simples:  # thirteen orphans
-            missing = [t for t in ORPHANS if not counts[t]]
+            missing = [k for k in ORPHANS if not counts[k]]
             if not missing:
                 waits.update(ORPHANS)
             elif len(missing) == 1:
                 waits.add(missing[0])
         if most == 1:  # honours and knitted tiles
-            suited = [t for t in range(EAST) if counts[t]]
+            suited = [k for k in range(EAST) if counts[k]]
             for pattern in KNITTED_PATTERNS:
-                if all(t in pattern for t in suited):
-                    waits.update(t for t in pattern if not counts[t])
-                    waits.update(t for t in HONORS if not counts[t])
-    _add_knitted_straight_waits(counts, n_melds, held_by_class, waits)
+                if all(k in pattern for k in suited):
+                    waits.update(k for k in pattern if not counts[k])
+                    waits.update(k for k in HONORS if not counts[k])
+    if knitted:
+        _add_knitted_straight_waits(counts, n_melds, waits)
     return sorted(waits)
 
 
-def _add_knitted_straight_waits(counts: list[int], n_melds: int, held_by_class: list[int],
-                                waits: set[int]) -> None:
-    """Add to ``waits`` the kinds that complete a knitted straight hand; one needs 8 of its
-    pattern's 9 kinds already held (``held_by_class``: see :func:`waiting_counts`)."""
+def _knitted_straight_near(held_by_class: list[int]) -> bool:
+    """Whether some knitted straight has 8 of its 9 kinds held (``held_by_class``: by suit
+    and rank class, see :func:`waiting_counts`): only then can a wait complete one."""
     for order in _KNITTED_ORDERS:
         if held_by_class[order[0] * 3] + held_by_class[order[1] * 3 + 1] \
                 + held_by_class[order[2] * 3 + 2] >= 8:
-            for t in range(NUM_KINDS):
-                if t in waits:
-                    continue
-                counts[t] += 1
-                if is_knitted_straight_complete(counts, n_melds):
-                    waits.add(t)
-                counts[t] -= 1
+            return True
+    return False
+
+
+def _add_knitted_straight_waits(counts: list[int], n_melds: int, waits: set[int]) -> None:
+    """Add to ``waits`` the kinds that complete a knitted straight hand (asked only when
+    :func:`_knitted_straight_near`)."""
+    for t in range(NUM_KINDS):
+        if t in waits:
+            continue
+        counts[t] += 1
+        if is_knitted_straight_complete(counts, n_melds):
+            waits.add(t)
+        counts[t] -= 1
 
 
 def waiting_tiles(hand: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:

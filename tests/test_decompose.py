@@ -20,9 +20,11 @@ from mjenv.decompose import (
     HONORS,
     KNITTED_PATTERNS,
     ORPHANS,
+    honor_group_info,
     is_complete,
     is_complete_counts,
     regular_waits,
+    suit_group_info,
     suit_readings,
     waiting_counts,
     waiting_tiles,
@@ -243,6 +245,23 @@ def test_waits_of_near_ready_and_dense_hands(n_melds: int) -> None:
 def test_hand_checked_waits(tiles: str, n_melds: int, waits: str) -> None:
     expected = sorted(parse_tiles(waits)) if waits else []
     assert _check_waits(parse_tiles(tiles), n_melds) == expected
+
+
+def test_group_infos_say_which_special_shapes_can_be_near() -> None:
+    """waiting_counts skips the special shapes on what the groups' infos say: odd counts,
+    the largest count, simples held and kinds held by rank class. Each restated plainly."""
+    rng = np.random.default_rng(SEED + 20)
+    for _ in range(3000):
+        key = tuple(int(c) for c in rng.integers(0, 5, 9) * (rng.random(9) < 0.4))
+        info = suit_group_info(key)
+        assert info.odd == sum(1 for c in key if c % 2 == 1)
+        assert info.most == max(key)
+        assert info.simples == any(key[r] for r in range(1, 8))  # ranks 2..8
+        assert info.classes == tuple(sum(1 for r in range(k, 9, 3) if key[r]) for k in range(3))
+        honors = key[:7]
+        h = honor_group_info(honors)
+        assert (h.odd, h.most, h.simples, h.classes) == (
+            sum(1 for c in honors if c % 2 == 1), max(honors), False, (0, 0, 0))
 
 
 def test_waiting_tiles_needs_13_minus_3_per_meld_tiles() -> None:

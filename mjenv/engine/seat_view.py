@@ -39,7 +39,6 @@ from the deal or an earlier replacement draw that was already counted).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from mjenv.engine.events import (
@@ -59,7 +58,7 @@ from mjenv.engine.events import (
     Win,
 )
 from mjenv.engine.result import HandResult
-from mjenv.melds import ADDED_KONG, CONCEALED_KONG, KONG, PUNG, Meld
+from mjenv.melds import ADDED_KONG, CONCEALED_KONG, KONG, PUNG, Meld, shared_chow, shared_meld
 from mjenv.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
@@ -79,21 +78,6 @@ def _hidden_kong() -> Meld:
     object.__setattr__(m, "claimed", None)
     object.__setattr__(m, "from_offset", None)
     return m
-
-
-@cache
-def _chow(first: int, claimed: int) -> Meld:
-    """Melds are immutable: the fold shares one object per distinct meld (building and
-    validating a new one for each of the four views is the fold's dearest step)."""
-    return Meld.chow(first, claimed=claimed)
-
-
-@cache
-def _meld(kind: str, tile: int, from_offset: int | None) -> Meld:
-    """A pung, kong, added kong or concealed kong of ``tile``, shared (see :func:`_chow`)."""
-    if kind == CONCEALED_KONG:
-        return Meld.concealed_kong(tile)
-    return Meld(kind, (tile,) * (3 if kind == PUNG else 4), tile, from_offset)
 
 
 HIDDEN_KONG: Meld = _hidden_kong()
@@ -334,15 +318,15 @@ class SeatView:
             for x in e.tiles:
                 if x != e.claimed:
                     self._move_to_meld(s, x, 1)
-            self.melds[s].append(_chow(e.tiles[0], e.claimed))
+            self.melds[s].append(shared_chow(e.tiles[0], e.claimed))
         elif isinstance(e, Pung):
             self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 2)
-            self.melds[s].append(_meld(PUNG, e.tile, (e.from_seat - s) % 4))
+            self.melds[s].append(shared_meld(PUNG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, Kong):
             self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 3)
-            self.melds[s].append(_meld(KONG, e.tile, (e.from_seat - s) % 4))
+            self.melds[s].append(shared_meld(KONG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, AddedKong):
             if s != me:
                 self.unseen[e.tile] -= 1
@@ -350,7 +334,7 @@ class SeatView:
         elif isinstance(e, ConcealedKong):
             if s == me:
                 self.hand[e.tile] -= 4
-                self.melds[s].append(_meld(CONCEALED_KONG, e.tile, None))
+                self.melds[s].append(shared_meld(CONCEALED_KONG, e.tile, None))
             else:
                 self.melds[s].append(HIDDEN_KONG)
         elif isinstance(e, Win):
@@ -393,7 +377,7 @@ class SeatView:
         ms = self.melds[s]
         for i, m in enumerate(ms):
             if m.kind == PUNG and m.first == t:
-                ms[i] = _meld(ADDED_KONG, t, m.from_offset)
+                ms[i] = shared_meld(ADDED_KONG, t, m.from_offset)
                 break
         else:
             raise ValueError(f"seat {s} adds {t} to a kong but has no such pung")
@@ -430,7 +414,7 @@ class SeatView:
                     t = next(shown, None)
                     if t is None:
                         raise ValueError(f"seat {s}'s concealed kongs are not all revealed")
-                    ms[i] = _meld(CONCEALED_KONG, t, None)
+                    ms[i] = shared_meld(CONCEALED_KONG, t, None)
                     self.unseen[t] -= 4
         self.over = True
         self.result = result
