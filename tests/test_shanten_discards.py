@@ -10,6 +10,7 @@ import random
 from mjenv import shanten as S
 from mjenv.decompose import KNITTED_PATTERNS, ORPHANS
 from mjenv.shanten import analyze_counts, discard_outcomes, shanten_counts, useful_counts
+from mjenv.testing.samples import sample_hands
 from mjenv.tiles import NUM_KINDS
 
 SEED = 20261201
@@ -111,3 +112,23 @@ def test_results_do_not_depend_on_the_tables() -> None:
     before = [discard_outcomes(counts, n_melds) for counts, n_melds in hands]
     S.clear_tables()
     assert [discard_outcomes(counts, n_melds) for counts, n_melds in hands] == before
+
+
+def test_best_discard_shanten_is_the_fourteen_tile_shanten() -> None:
+    """The planes' claim columns rest on this identity (mjenv.encoders.shanten_planes,
+    ``_after_claim``): over the discards of a 14-form hand the lowest shanten left is the
+    hand's own shanten, or 0 where the hand is complete. On random hands of every style and
+    meld count, and on complete hands of every shape (where the two differ by the clamp)."""
+    hands = _hands(SEED + 7, 3000, 1)
+    for won in sample_hands(SEED, 300):
+        counts = [0] * NUM_KINDS
+        for t in (*won.hand, won.win_tile):
+            counts[t] += 1
+        hands.append((counts, len(won.melds)))
+    complete = 0
+    for counts, n_melds in hands:
+        own = shanten_counts(counts, n_melds)
+        complete += own == -1
+        lowest = min(s for _, s in discard_outcomes(counts, n_melds, False)[0])
+        assert lowest == max(own, 0), (counts, n_melds)
+    assert complete >= 300

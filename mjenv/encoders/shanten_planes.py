@@ -24,14 +24,17 @@ A decision is a *discard decision* when the mask offers a discard, else a *claim
 (a claim window, a robbery, or no decision at all). Inputs are what the seat knows: its
 standing tiles (34 counts), its meld count, its unseen counts and its legal-action mask.
 
-Why a memo. Everything except the two "unseen" sums (planes 3 and 9) is a function of the hand
-and the mask alone, and a seat's hands recur: the 13 tiles left by a discard are analysed at the
-discard decision, then again at every claim window until the seat draws; the tile just drawn is
-often the one discarded. :class:`ShantenPlanes` keeps the analyses (per hand: the shanten after
-each discard and the useful tiles; per claim: the shanten after it) keyed by content, so a
-repeated hand costs dictionary look-ups; the unseen sums are recomputed on every call since
-they change as tiles show. The memo is bounded (cleared when full): a result never depends on
-what it holds.
+Why a memo, and why a tiny one. Everything except the two "unseen" sums (planes 3 and 9) is a
+function of the hand and the mask alone, so :class:`ShantenPlanes` keeps its last few analyses
+(per hand: the shanten after each discard and the useful tiles; per claim: the shanten after it)
+keyed by content, and the unseen sums are recomputed on every call since they change as tiles
+show. What the memo catches is the same decision observed twice (PettingZoo's ``last()`` and
+``observe()`` of one state) and a seat's 13 tiles met again at the next claim window. In random
+play fresh hands dominate: 2-3 % of the analyses repeat, at a capacity of 128 as at 4. A large
+memo costs more than it saves there: every entry outlives the collector's young generations, and
+a batch of a thousand games keeps a thousand memos, so full collections came often enough to
+take a fifth of a decision's time (mjenv.vector, N = 1,024: 66 µs a decision at 128 entries,
+52-57 µs at 4; docs/vector.md). The memo is cleared when full: a result never depends on it.
 
 The analyses are :func:`mjenv.shanten.discard_outcomes` (a discard decision: the shanten after
 each discard and the useful tiles after each best one, sharing the hand's work across its
@@ -49,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, NUM_ACTIONS, PUNG_BASE
-from mjenv.shanten import discard_outcomes, useful_counts
+from mjenv.shanten import discard_outcomes, shanten_counts, useful_counts
 from mjenv.tiles import NUM_KINDS
 
 T: Final = NUM_KINDS
@@ -66,10 +69,11 @@ CHOW_BETTER: Final = 12
 CHOW_SAME: Final = 13
 USEFUL_NOW: Final = 14
 UKEIRE_SCALE: Final = 40.0
-MEMO_CAPACITY: Final = 128
-"""Entries per memo table before it is cleared: a seat's hands recur within a few decisions,
-so a small memo catches nearly every repeat (64 did as well as 4,096 in random play), and a
-batch of a thousand games keeps a thousand memos."""
+MEMO_CAPACITY: Final = 4
+"""Entries per memo table before it is cleared: about one per seat of the encoder's game (see
+the module docstring for why not more)."""
+
+_NO_TILES: Final = bytes(T)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -110,13 +114,14 @@ class ShantenPlanes:
         15 * 34 cells (plane-major): ``hand`` the 34 standing counts (a drawn tile included),
         ``n_melds`` the seat's melds, ``unseen`` its 34 unseen counts, ``mask`` the 235
         legal-action mask (any integer or bool dtype)."""
-        if not any(hand):
+        counts = bytes(hand)
+        if counts == _NO_TILES:
             return
         bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
         if len(bits) != NUM_ACTIONS:
             raise ValueError(f"the mask has {len(bits)} entries, not {NUM_ACTIONS}")
-        key = (bytes(hand), n_melds)
-        if any(bits[DISCARD_BASE:DISCARD_BASE + T]):
+        key = (counts, n_melds)
+        if bits.count(0, DISCARD_BASE, DISCARD_BASE + T) < T:  # a discard is legal
             self._fill_discard(flat, key, hand, n_melds, unseen)
         else:
             self._fill_claim(flat, key, hand, n_melds, unseen, bits)
@@ -165,16 +170,15 @@ class ShantenPlanes:
         at = USEFUL_NOW * T
         for u in useful:
             flat[at + u] = 1.0
-        pungs, chows = bits[PUNG_BASE:PUNG_BASE + T], bits[CHOW_BASE:PUNG_BASE]
-        if any(pungs):
+        if bits.count(0, PUNG_BASE, PUNG_BASE + T) < T:
             for t in range(T):
-                if pungs[t]:
+                if bits[PUNG_BASE + t]:
                     s = self._after_claim(key, hand, n_melds, t, t)
                     if s <= shanten:
                         flat[(PUNG_BETTER if s < shanten else PUNG_SAME) * T + t] = 1.0
-        if any(chows):
-            for c in range(len(chows)):
-                if chows[c]:
+        if bits.count(0, CHOW_BASE, PUNG_BASE) < PUNG_BASE - CHOW_BASE:
+            for c in range(PUNG_BASE - CHOW_BASE):
+                if bits[CHOW_BASE + c]:
                     low, a, b = _chow_tiles(c)
                     s = self._after_claim(key, hand, n_melds, a, b)
                     if s <= shanten:
@@ -182,19 +186,24 @@ class ShantenPlanes:
 
     def _after_claim(self, key: tuple[bytes, int], hand: list[int], n_melds: int,
                      a: int, b: int) -> int:
-        """The shanten after melding tiles ``a`` and ``b`` of the hand and the best discard."""
+        """The shanten after melding tiles ``a`` and ``b`` of the hand and the best discard.
+
+        That is the shanten of the 14-form hand left (one meld more), or 0 where it is
+        complete: a hand that is not complete holds a tile its best reading leaves out, and
+        discarding that tile keeps the reading; a complete hand less any tile is ready. One
+        shanten instead of one per discard (tests/encoders/test_shanten_encoder.py checks the
+        identity against :func:`mjenv.shanten.discard_outcomes`)."""
         ckey = (key[0], n_melds, a, b)
         s = self._claim.get(ckey)
         if s is not None:
             return s
         hand[a] -= 1
         hand[b] -= 1
-        best = 99
-        for _, v in discard_outcomes(hand, n_melds + 1, False)[0]:
-            if v < best:
-                best = v
+        best = shanten_counts(hand, n_melds + 1)
         hand[a] += 1
         hand[b] += 1
+        if best < 0:
+            best = 0
         self._store(self._claim, ckey, best)
         return best
 
