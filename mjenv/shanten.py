@@ -515,12 +515,19 @@ def _code_id(g: int, code: int) -> int:
 
 def _codes(counts: list[int]) -> list[int]:
     """The codes of the four groups of 34 counts."""
-    codes = [0, 0, 0, 0]
-    for t in range(NUM_KINDS):
-        c = counts[t]
-        if c:
-            codes[_GROUP_OF[t]] += c * _UNIT[t]
-    return codes
+    return [_code_of(counts, 0, 9), _code_of(counts, 9, 9), _code_of(counts, 18, 9),
+            _code_of(counts, 27, 7)]
+
+
+def _code_of(counts: list[int], first: int, n: int) -> int:
+    """The code of the group of ``n`` kinds from ``first``: 3 bits a count, lowest rank
+    first."""
+    code = 0
+    shift = 0
+    for t in range(first, first + n):
+        code |= counts[t] << shift
+        shift += 3
+    return code
 
 
 def _gains(g: int, code: int, rest: int, cap: int) -> int:
@@ -558,7 +565,7 @@ class _Groups:
     and the hand's best value ``top`` (2·sets + partial sets + pair, ``cap`` blocks at most).
     """
 
-    __slots__ = ("_others", "cap", "codes", "ids", "rests", "top")
+    __slots__ = ("_others", "_pairs", "cap", "codes", "ids", "rests", "top")
 
     def __init__(self, codes: list[int], cap: int) -> None:
         ids = [_code_id(0, codes[0]), _code_id(1, codes[1]), _code_id(2, codes[2]),
@@ -571,7 +578,9 @@ class _Groups:
         self.rests = [_product(ids[1], bh, cap), _product(ids[0], bh, cap),
                       _product(wt, ids[3], cap), _product(wt, ids[2], cap)]
         self.top = _top(_VECS[wt], _VECS[bh], cap)
-        self._others: dict[int, int] = {}
+        # made on the first useful_without (most hands never ask: knitted rests, claims)
+        self._others: dict[int, int] | None = None
+        self._pairs: list[int] | None = None
 
     def without(self, t: int) -> int:
         """The vector number of kind ``t``'s group less one copy of it."""
@@ -598,17 +607,31 @@ class _Groups:
         g = _GROUP_OF[t]
         mask = _gains(g, self.codes[g] - _UNIT[t], self.rests[g], cap)
         key = down << 2 | g
-        others = self._others.get(key)
+        known = self._others
+        if known is None:
+            known = self._others = {}
+        others = known.get(key)
         if others is None:
             others = 0
-            ids = self.ids
             for h in range(4):
                 if h != g:
-                    two = _OTHER_TWO[4 * g + h]
-                    rest = _product(down, _product(ids[two[0]], ids[two[1]], cap), cap)
+                    rest = _product(down, self._pair_without(g, h), cap)
                     others |= _gains(h, self.codes[h], rest, cap)
-            self._others[key] = others
+            known[key] = others
         return mask | others
+
+    def _pair_without(self, g: int, h: int) -> int:
+        """The product of the two groups other than ``g`` and ``h``, kept for the hand's other
+        discards (it does not depend on the tile taken)."""
+        pairs = self._pairs
+        if pairs is None:
+            pairs = self._pairs = [-1] * 16
+        found = pairs[4 * g + h]
+        if found < 0:
+            two = _OTHER_TWO[4 * g + h]
+            found = _product(self.ids[two[0]], self.ids[two[1]], self.cap)
+            pairs[4 * g + h] = pairs[4 * h + g] = found
+        return found
 
 
 # ---------------------------------------------------------------- regular
@@ -1053,7 +1076,16 @@ def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
     ``(after, useful)``, ``after`` listing each kind held with the shanten of the hand left
     (:func:`shanten_counts`), kinds ascending, and ``useful`` (only ``with_useful``), for
     each discard keeping the best of those shanten, the useful kinds of the hand left
-    (:func:`useful_counts`). No input checks.
+    (:func:`useful_counts`). No input checks. :func:`discard_outcome_masks` gives the useful
+    kinds as kind masks (kind t at bit t)."""
+    after, masks = discard_outcome_masks(counts, n_melds, with_useful)
+    return after, [(t, _kinds(mask)) for t, mask in masks]
+
+
+def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = True
+                          ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """:func:`discard_outcomes` with each useful set as a kind mask (kind t at bit t): what the
+    hand-analysis planes want, which only sum the unseen copies of the useful kinds.
 
     The discards share the hand's work, each adjusting it for the tile taken: its groups (the
     regular shape, :class:`_Groups`), its counts of pairs, orphans, honours and pattern kinds
@@ -1101,7 +1133,7 @@ def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
             low = s
         after.append((t, s))
         shapes.append((t, c, s, down, regular, seven, orphans, honors, knit))
-    useful: list[tuple[int, tuple[int, ...]]] = []
+    useful: list[tuple[int, int]] = []
     if not with_useful:
         return after, useful
     for t, c, s, down, regular, seven, orphans, honors, knit in shapes:
@@ -1112,7 +1144,7 @@ def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
             mask |= concealed.useful(t, c, low, seven, orphans, honors)
         if knitted is not None and knit == low:
             mask |= knitted.useful_after(t, c == 1, low)
-        useful.append((t, _kinds(mask)))
+        useful.append((t, mask))
     return after, useful
 
 

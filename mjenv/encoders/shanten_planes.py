@@ -36,10 +36,10 @@ a batch of a thousand games keeps a thousand memos, so full collections came oft
 take a fifth of a decision's time (mjenv.vector, N = 1,024: 66 µs a decision at 128 entries,
 52-57 µs at 4; docs/vector.md). The memo is cleared when full: a result never depends on it.
 
-The analyses are :func:`mjenv.shanten.discard_outcomes` (a discard decision: the shanten after
-each discard and the useful tiles after each best one, sharing the hand's work across its
-discards) and :func:`mjenv.shanten.useful_counts` (a claim decision's hand). setup.py compiles
-this module with mypyc, as the shanten module: the planes then take a tenth of the
+The analyses are :func:`mjenv.shanten.discard_outcome_masks` (a discard decision: the shanten
+after each discard and the useful tiles after each best one, sharing the hand's work across
+its discards) and :func:`mjenv.shanten.useful_counts` (a claim decision's hand). setup.py
+compiles this module with mypyc, as the shanten module: the planes then take a tenth of the
 instructions they took when each discard was analysed on its own (about 30 µs a decision in
 random play instead of 250 µs).
 """
@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, NUM_ACTIONS, PUNG_BASE
-from mjenv.shanten import discard_outcomes, shanten_counts, useful_counts
+from mjenv.shanten import discard_outcome_masks, shanten_counts, useful_counts
 from mjenv.tiles import NUM_KINDS
 
 T: Final = NUM_KINDS
@@ -78,9 +78,20 @@ _NO_TILES: Final = bytes(T)
 K = TypeVar("K")
 V = TypeVar("V")
 
-Template = tuple[tuple[int, ...], int, tuple[tuple[int, tuple[int, ...]], ...]]
+Template = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 """A discard decision's planes without the unseen sums: the flat indices set to 1, the level
-row, and for each discard keeping the best shanten its tile and the useful tiles left."""
+row, and for each discard keeping the best shanten its tile and the useful tiles left (a kind
+mask: kind t at bit t)."""
+
+
+def _unseen_of(kinds: int, unseen: list[int]) -> int:
+    """The unseen copies of the kinds of a kind mask."""
+    total = 0
+    while kinds:
+        low = kinds & -kinds
+        total += unseen[low.bit_length() - 1]
+        kinds ^= low
+    return total
 
 
 def _level_row(shanten: int) -> int:
@@ -138,11 +149,11 @@ class ShantenPlanes:
         flat[level * T:(level + 1) * T] = 1.0
         at = DISCARD_UKEIRE * T
         for t, useful in best:
-            flat[at + t] = min(1.0, sum([unseen[u] for u in useful]) / UKEIRE_SCALE)
+            flat[at + t] = min(1.0, _unseen_of(useful, unseen) / UKEIRE_SCALE)
 
     def _discard_template(self, key: tuple[bytes, int], hand: list[int],
                           n_melds: int) -> Template:
-        after, best = discard_outcomes(hand, n_melds)
+        after, best = discard_outcome_masks(hand, n_melds)
         low = after[0][1]
         for _, s in after:
             if s < low:
