@@ -202,7 +202,7 @@ class ShantenPlanes:
         That is the shanten of the 14-form hand left (one meld more), or 0 where it is
         complete: a hand that is not complete holds a tile its best reading leaves out, and
         discarding that tile keeps the reading; a complete hand less any tile is ready. One
-        shanten instead of one per discard (tests/encoders/test_shanten_encoder.py checks the
+        shanten instead of one per discard (tests/test_shanten_discards.py checks the
         identity against :func:`mjenv.shanten.discard_outcomes`)."""
         ckey = (key[0], n_melds, a, b)
         s = self._claim.get(ckey)
