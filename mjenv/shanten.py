@@ -43,8 +43,10 @@ import for groups of up to 5 tiles, otherwise the first time a group is met): fo
 number of blocks (sets + partial sets, 0..4) and with or without the pair, the best value
 ``2·sets + partial sets (+ 1 for the pair)`` that suit can give.
 Combining the four groups is a tiny max-plus product; a tile added to one suit changes one
-vector. Nothing caches whole results, but the useful tiles one group brings given the product
-of the others are tabled too.
+vector. There are few distinct vectors (about 120 in random play, against tens of thousands of
+groups), so the products and the best values of every pair of them are tables indexed by
+vector numbers, and each group met keeps its neighbours one copy away: a hand one tile from
+another costs list reads, not searches. Nothing caches whole results.
 
 Hands one tile apart (each discard of a 14-form hand, each tile tried as useful) share all
 groups but one: :func:`discard_outcomes` gives the shanten after every discard and the useful
@@ -277,15 +279,23 @@ _PAIRED: Final[list[tuple[int, ...]]] = []
 one more set (+2, one more block), and with the pair taken here (+1, same blocks)."""
 _SUIT_IDS: Final[dict[tuple[int, ...], int]] = {}
 _HONOR_IDS: Final[dict[tuple[int, ...], int]] = {}
-_PRODUCTS: Final[dict[int, int]] = {}
-_SUIT_CODES: Final[dict[int, int]] = {}
-_HONOR_CODES: Final[dict[int, int]] = {}
-"""The vector numbers of suits and honour groups by code (see :func:`_code_id`)."""
-_GAINS: Final[dict[int, int]] = {}
-"""A group's useful kinds given the product of the other groups (see :func:`_gains`)."""
-_GAINS_LIMIT: Final = 1 << 17
-"""Entries of :data:`_GAINS` before it is emptied (about 12 MB; random play met 78,000 in
-40,000 decisions, and 1.5 misses a decision once warm)."""
+_CAPS: Final = 5
+"""Block limits 0..4: a row of the two tables below holds ``_CAPS`` entries per vector."""
+_TOPS: Final[list[bytes]] = []
+"""``_TOPS[a][b * _CAPS + cap] - _TOP_BIAS``: the best value of the product of vectors ``a``
+and ``b`` with at most ``cap`` blocks (:func:`_top`), filled for every pair as vectors are
+numbered. There are few vectors (about 120 in random play, against tens of thousands of
+groups), so the table is small (a byte an entry: it stays in the CPU's caches while a batch
+of games steps), and a hand's tops are reads instead of loops."""
+_TOP_BIAS: Final = -2 * _NEG
+"""Added to the tops in :data:`_TOPS` to make them bytes: a top is 2·_NEG at least (pairs
+of vectors no hand combines) and 9 at most (four sets and the pair)."""
+_PRODUCTS: Final[list[list[int]]] = []
+"""``_PRODUCTS[a][b * _CAPS + cap]``: the number of the product of vectors ``a`` and ``b``,
+``-1`` until first asked (:func:`_product`)."""
+_SUIT_GROUPS: Final[dict[int, _Group]] = {}
+_HONOR_GROUPS: Final[dict[int, _Group]] = {}
+"""Suits and honour groups by code (see :func:`_group`)."""
 
 
 def _shifted(vec: tuple[int, ...], value: int) -> tuple[int, ...]:
@@ -303,6 +313,13 @@ def _vec_id(vec: tuple[int, ...]) -> int:
         _SHIFT2.append(_shifted(vec, 2))
         _PAIRED.append((_NEG, _NEG, _NEG, _NEG, _NEG,
                         vec[0] + 1, vec[1] + 1, vec[2] + 1, vec[3] + 1, vec[4] + 1))
+        for a in range(found):
+            other = _VECS[a]
+            _TOPS[a] += bytes([_top(other, vec, cap) + _TOP_BIAS for cap in range(_CAPS)])
+            _PRODUCTS[a].extend([-1] * _CAPS)
+        _TOPS.append(bytes([_top(vec, _VECS[b], cap) + _TOP_BIAS for b in range(found + 1)
+                            for cap in range(_CAPS)]))
+        _PRODUCTS.append([-1] * (_CAPS * (found + 1)))
     return found
 
 
@@ -311,13 +328,13 @@ def clear_tables() -> None:
     at import (for cold-start benchmarks; results never change)."""
     for table in (_VECS, _SHIFT1, _SHIFT2, _PAIRED):
         table.clear()
+    _TOPS.clear()
+    _PRODUCTS.clear()
     _VEC_IDS.clear()
     _SUIT_IDS.clear()
     _HONOR_IDS.clear()
-    _PRODUCTS.clear()
-    _SUIT_CODES.clear()
-    _GAINS.clear()
-    _HONOR_CODES.clear()
+    _SUIT_GROUPS.clear()
+    _HONOR_GROUPS.clear()
     _vec_id(_ZERO)  # number 0
     _SUIT_IDS[(0,) * 9] = 0
     _HONOR_IDS[(0,) * 7] = 0
@@ -343,10 +360,11 @@ def _small_keys(length: int, most: int) -> list[tuple[int, ...]]:
 
 
 def table_sizes() -> dict[str, int]:
-    """How many suits, honour groups, distinct vectors, products and group gains (useful
-    tiles by group) are tabled so far."""
-    return {"suits": len(_SUIT_IDS), "honors": len(_HONOR_IDS), "vectors": len(_VECS),
-            "products": len(_PRODUCTS), "gains": len(_GAINS)}
+    """How many suits and honour groups (by counts, and by code with their neighbours),
+    distinct vectors and products are tabled so far."""
+    return {"suits": len(_SUIT_IDS), "honors": len(_HONOR_IDS),
+            "groups": len(_SUIT_GROUPS) + len(_HONOR_GROUPS), "vectors": len(_VECS),
+            "products": sum(len(row) - row.count(-1) for row in _PRODUCTS)}
 
 
 def _group_id(key: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], int]) -> int:
@@ -409,8 +427,6 @@ def _honor_id(key: tuple[int, ...]) -> int:
     return found if found is not None else _group_id(key, False, _HONOR_IDS)
 
 
-clear_tables()
-
 
 def _product_vec(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
     """The max-plus product of two vectors, blocks up to ``cap``."""
@@ -437,17 +453,15 @@ def _product_vec(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int,
 
 def _product(a: int, b: int, cap: int) -> int:
     """The number of the product of vectors ``a`` and ``b`` (blocks up to ``cap``), tabled."""
-    if a == 0:
+    if a == 0:  # the empty group's vector is the identity (kept whatever the cap)
         return b
     if b == 0:
         return a
-    if a > b:
-        a, b = b, a
-    key = (a << 24 | b) << 3 | cap
-    found = _PRODUCTS.get(key)
-    if found is None:
+    found = _PRODUCTS[a][b * _CAPS + cap]
+    if found < 0:
         found = _vec_id(_product_vec(_VECS[a], _VECS[b], cap))
-        _PRODUCTS[key] = found
+        _PRODUCTS[a][b * _CAPS + cap] = found
+        _PRODUCTS[b][a * _CAPS + cap] = found
     return found
 
 
@@ -476,9 +490,11 @@ def _top(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> int:
 # others for each group (:class:`_Groups`), and a hand one tile away then costs one group
 # look-up, at most one product and one top. To take or add a tile without building a key, a
 # group is also named by an integer *code*, 3 bits per count (a count reaches 5 when a fifth
-# copy is tried as useful). The useful tiles a group brings, given the product of the others,
-# are tabled too (:func:`_gains`), as a *kind mask* (kind t at bit t; :func:`_kinds` lists
-# one), so that a hand's useful tiles are four look-ups and the union of shapes an ``|``.
+# copy is tried as useful), and each code met gets a :class:`_Group` that keeps its vector
+# number, the groups one copy below it and the vectors one copy above it: the groups of hands
+# one tile apart are then found without a table look-up. The useful tiles a group brings,
+# given the product of the others, come as a *kind mask* (kind t at bit t; :func:`_kinds`
+# lists one), so that a hand's useful tiles are four masks and the union of shapes an ``|``.
 
 _GROUP_OF: Final[tuple[int, ...]] = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
 """A kind's group: 0, 1, 2 the suits, 3 the honours."""
@@ -498,18 +514,81 @@ def _kinds(mask: int) -> tuple[int, ...]:
             + _MASK_KINDS[1024 + (mask >> 18 & 511)] + _MASK_KINDS[1536 + (mask >> 27)])
 
 
-def _code_id(g: int, code: int) -> int:
-    """The vector number of group ``g`` given by its code."""
-    if g < 3:
-        found = _SUIT_CODES.get(code)
+class _Group:
+    """One group's counts (a suit's 9 or the honours' 7) named by its code: its vector number
+    ``vec``, the groups one copy below it (:meth:`below`) and, for the ranks one copy could
+    join, the vectors one copy above it (:meth:`gains`), each made when first asked. Ranks,
+    not kinds: the three suits share their groups. Found by code with :func:`_group`."""
+
+    __slots__ = ("_below", "_steps", "code", "suited", "vec")
+
+    def __init__(self, suited: bool, code: int, vec: int) -> None:
+        self.suited = suited
+        self.code = code
+        self.vec = vec
+        self._below: list[_Group | None] | None = None
+        self._steps: list[int] | None = None
+
+    def below(self, r: int) -> _Group:
+        """This group less one copy of rank ``r`` (held)."""
+        found = self._below
         if found is None:
-            found = _suit_id(tuple([(code >> 3 * r) & 7 for r in range(9)]))
-            _SUIT_CODES[code] = found
+            found = self._below = [None] * 9
+        down = found[r]
+        if down is None:
+            down = found[r] = _group(self.suited, self.code - (1 << 3 * r))
+        return down
+
+    def gains(self, rest: int, cap: int) -> int:
+        """The ranks (bit r: rank r) whose addition to this group raises the best value of
+        its product with vector ``rest`` (the other groups'): this group's share of a hand's
+        useful tiles. Two table reads per distinct vector one copy up."""
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = self._make_steps()
+        at = rest * _CAPS + cap
+        now = _TOPS[self.vec][at]
+        found = 0
+        for i in range(0, len(steps), 2):
+            if _TOPS[steps[i]][at] > now:
+                found |= steps[i + 1]
         return found
-    found = _HONOR_CODES.get(code)
+
+    def _make_steps(self) -> list[int]:
+        """Pairs (vector number, rank mask): each distinct vector of this group with one copy
+        more, and the ranks whose copy gives it. Only ranks that can join a block are tried:
+        held, or suited within two ranks of a held one (a lone tile forms nothing)."""
+        suited = self.suited
+        code = self.code
+        n = 9 if suited else 7
+        held = 0  # bit r + 2: rank r held
+        for r in range(n):
+            if (code >> 3 * r) & 7:
+                held |= 4 << r
+        steps: list[int] = []
+        for r in range(n):
+            near = held >> r & 31 if suited else held >> r & 4  # ranks r - 2 .. r + 2, or r
+            if near:
+                up = _group(suited, code + (1 << 3 * r)).vec
+                for i in range(0, len(steps), 2):
+                    if steps[i] == up:
+                        steps[i + 1] |= 1 << r
+                        break
+                else:
+                    steps += (up, 1 << r)
+        return steps
+
+
+def _group(suited: bool, code: int) -> _Group:
+    """A suit's group (``suited``) or the honours' given by its code, tabled."""
+    table = _SUIT_GROUPS if suited else _HONOR_GROUPS
+    found = table.get(code)
     if found is None:
-        found = _honor_id(tuple([(code >> 3 * r) & 7 for r in range(7)]))
-        _HONOR_CODES[code] = found
+        if suited:
+            vec = _suit_id(tuple([(code >> 3 * r) & 7 for r in range(9)]))
+        else:
+            vec = _honor_id(tuple([(code >> 3 * r) & 7 for r in range(7)]))
+        found = table[code] = _Group(suited, code, vec)
     return found
 
 
@@ -530,83 +609,57 @@ def _code_of(counts: list[int], first: int, n: int) -> int:
     return code
 
 
-def _gains(g: int, code: int, rest: int, cap: int) -> int:
-    """The kinds (a kind mask) whose addition to group ``g`` (by code) raises the best value
-    of its product with vector ``rest`` (the other groups'): that group's share of a hand's
-    useful tiles.
-
-    Only kinds that can join a block are tried: held, or suited within two ranks of a held
-    kind (a lone tile forms nothing). Tabled: the hands of a game share most groups.
-    """
-    key = ((rest << 27 | code) << 2 | g) << 3 | cap
-    found = _GAINS.get(key)
-    if found is None:
-        other = _VECS[rest]
-        now = _top(_VECS[_code_id(g, code)], other, cap)
-        n = 9 if g < 3 else 7
-        held = 0  # bit r + 2: rank r held
-        for r in range(n):
-            if (code >> 3 * r) & 7:
-                held |= 4 << r
-        found = 0
-        for r in range(n):
-            near = held >> r & 31 if g < 3 else held >> r & 4  # ranks r - 2 .. r + 2, or r
-            if near and _top(_VECS[_code_id(g, code + (1 << 3 * r))], other, cap) > now:
-                found |= 1 << 9 * g + r
-        if len(_GAINS) >= _GAINS_LIMIT:
-            _GAINS.clear()
-        _GAINS[key] = found
-    return found
-
-
 class _Groups:
-    """One hand's regular shape by group: the codes and vector numbers of its four groups
-    (``codes``: :func:`_codes`), for each group the product of the three others (``rests``),
-    and the hand's best value ``top`` (2·sets + partial sets + pair, ``cap`` blocks at most).
+    """One hand's regular shape by group: its four groups (``groups``, :class:`_Group`), for
+    each group the product of the three others (``rests``), and the hand's best value ``top``
+    (2·sets + partial sets + pair, ``cap`` blocks at most).
     """
 
-    __slots__ = ("_others", "_pairs", "cap", "codes", "ids", "rests", "top")
+    __slots__ = ("_others", "_pairs", "cap", "groups", "rests", "top")
 
     def __init__(self, codes: list[int], cap: int) -> None:
-        ids = [_code_id(0, codes[0]), _code_id(1, codes[1]), _code_id(2, codes[2]),
-               _code_id(3, codes[3])]
-        wt = _product(ids[0], ids[1], cap)
-        bh = _product(ids[2], ids[3], cap)
+        groups = [_group(True, codes[0]), _group(True, codes[1]), _group(True, codes[2]),
+                  _group(False, codes[3])]
+        w = groups[0].vec
+        t = groups[1].vec
+        b = groups[2].vec
+        h = groups[3].vec
+        wt = _product(w, t, cap)
+        bh = _product(b, h, cap)
         self.cap = cap
-        self.codes = codes
-        self.ids = ids
-        self.rests = [_product(ids[1], bh, cap), _product(ids[0], bh, cap),
-                      _product(wt, ids[3], cap), _product(wt, ids[2], cap)]
-        self.top = _top(_VECS[wt], _VECS[bh], cap)
+        self.groups = groups
+        self.rests = [_product(t, bh, cap), _product(w, bh, cap), _product(wt, h, cap),
+                      _product(wt, b, cap)]
+        self.top = _TOPS[wt][bh * _CAPS + cap] - _TOP_BIAS
         # made on the first useful_without (most hands never ask: knitted rests, claims)
         self._others: dict[int, int] | None = None
         self._pairs: list[int] | None = None
 
-    def without(self, t: int) -> int:
-        """The vector number of kind ``t``'s group less one copy of it."""
+    def without(self, t: int) -> _Group:
+        """Kind ``t``'s group less one copy of it."""
         g = _GROUP_OF[t]
-        return _code_id(g, self.codes[g] - _UNIT[t])
+        return self.groups[g].below(t - 9 * g)
 
-    def top_without(self, t: int, down: int) -> int:
+    def top_without(self, t: int, down: _Group) -> int:
         """The hand's best value less one copy of ``t`` (``down``: :meth:`without`)."""
-        return _top(_VECS[down], _VECS[self.rests[_GROUP_OF[t]]], self.cap)
+        return _TOPS[down.vec][self.rests[_GROUP_OF[t]] * _CAPS + self.cap] - _TOP_BIAS
 
     def useful(self) -> int:
         """The kinds (a kind mask) whose addition raises the best value."""
-        codes = self.codes
+        groups = self.groups
         rests = self.rests
         cap = self.cap
-        return (_gains(0, codes[0], rests[0], cap) | _gains(1, codes[1], rests[1], cap)
-                | _gains(2, codes[2], rests[2], cap) | _gains(3, codes[3], rests[3], cap))
+        return (groups[0].gains(rests[0], cap) | groups[1].gains(rests[1], cap) << 9
+                | groups[2].gains(rests[2], cap) << 18 | groups[3].gains(rests[3], cap) << 27)
 
-    def useful_without(self, t: int, down: int) -> int:
+    def useful_without(self, t: int, down: _Group) -> int:
         """:meth:`useful` of the hand less one copy of ``t`` (``down``: :meth:`without`);
         the other groups' share is kept for the next kind taken from the same group with the
         same vector left."""
         cap = self.cap
         g = _GROUP_OF[t]
-        mask = _gains(g, self.codes[g] - _UNIT[t], self.rests[g], cap)
-        key = down << 2 | g
+        mask = down.gains(self.rests[g], cap) << 9 * g
+        key = down.vec << 2 | g
         known = self._others
         if known is None:
             known = self._others = {}
@@ -615,8 +668,8 @@ class _Groups:
             others = 0
             for h in range(4):
                 if h != g:
-                    rest = _product(down, self._pair_without(g, h), cap)
-                    others |= _gains(h, self.codes[h], rest, cap)
+                    rest = _product(down.vec, self._pair_without(g, h), cap)
+                    others |= self.groups[h].gains(rest, cap) << 9 * h
             known[key] = others
         return mask | others
 
@@ -629,9 +682,12 @@ class _Groups:
         found = pairs[4 * g + h]
         if found < 0:
             two = _OTHER_TWO[4 * g + h]
-            found = _product(self.ids[two[0]], self.ids[two[1]], self.cap)
+            found = _product(self.groups[two[0]].vec, self.groups[two[1]].vec, self.cap)
             pairs[4 * g + h] = pairs[4 * h + g] = found
         return found
+
+
+clear_tables()
 
 
 # ---------------------------------------------------------------- regular
@@ -640,23 +696,14 @@ def regular_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
     """Regular-shape shanten of standing tiles given as 34 counts (13 − 3·melds tiles, or
     14 − 3·melds), the melds counting as sets. No input checks (see :func:`regular_shanten`)."""
     cap = 4 - n_melds
-    key = tuple(counts[0:9])
-    w = _SUIT_IDS.get(key)
-    if w is None:
-        w = _group_id(key, True, _SUIT_IDS)
-    key = tuple(counts[9:18])
-    t = _SUIT_IDS.get(key)
-    if t is None:
-        t = _group_id(key, True, _SUIT_IDS)
-    key = tuple(counts[18:27])
-    b = _SUIT_IDS.get(key)
-    if b is None:
-        b = _group_id(key, True, _SUIT_IDS)
-    key = tuple(counts[27:34])
-    h = _HONOR_IDS.get(key)
-    if h is None:
-        h = _group_id(key, False, _HONOR_IDS)
-    return 8 - 2 * n_melds - _top(_VECS[_product(w, t, cap)], _VECS[_product(b, h, cap)], cap)
+    c = counts if isinstance(counts, list) else list(counts)
+    w = _group(True, _code_of(c, 0, 9)).vec
+    t = _group(True, _code_of(c, 9, 9)).vec
+    b = _group(True, _code_of(c, 18, 9)).vec
+    h = _group(False, _code_of(c, 27, 7)).vec
+    wt = _product(w, t, cap)
+    bh = _product(b, h, cap)  # (both before the read: a new vector lengthens the rows)
+    return 8 - 2 * n_melds + _TOP_BIAS - _TOPS[wt][bh * _CAPS + cap]
 
 
 def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
@@ -686,6 +733,7 @@ _HONOR_MASK = _mask(HONORS)
 _PATTERN_MASKS: tuple[int, ...] = tuple(_mask(p) for p in KNITTED_PATTERNS)
 _AT_LEAST_ONE = bytes(min(c, 1) for c in range(256))
 _AT_LEAST_TWO = bytes(1 if c >= 2 else 0 for c in range(256))
+_AT_LEAST_FOUR = bytes(1 if c >= 4 else 0 for c in range(256))
 
 
 def _held_masks(counts: Sequence[int]) -> tuple[int, int]:
@@ -698,8 +746,11 @@ def _held_masks(counts: Sequence[int]) -> tuple[int, int]:
 
 
 def seven_pairs_shanten_counts(counts: Sequence[int]) -> int:
-    """``6 - pairs`` (four of a kind are two pairs), for 13 or 14 standing tiles."""
-    return 6 - (counts.count(2) + counts.count(3) + 2 * (counts.count(4) + counts.count(5)))
+    """``6 - pairs`` (four of a kind are two pairs), for 13 or 14 standing tiles: the kinds
+    held twice or more, plus those held four times or more (:func:`_held_masks`' way)."""
+    raw = bytes(counts)
+    return 6 - (int.from_bytes(raw.translate(_AT_LEAST_TWO), "little").bit_count()
+                + int.from_bytes(raw.translate(_AT_LEAST_FOUR), "little").bit_count())
 
 
 def _thirteen_orphans(held: int, paired: int) -> int:
@@ -1076,16 +1127,20 @@ def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
     ``(after, useful)``, ``after`` listing each kind held with the shanten of the hand left
     (:func:`shanten_counts`), kinds ascending, and ``useful`` (only ``with_useful``), for
     each discard keeping the best of those shanten, the useful kinds of the hand left
-    (:func:`useful_counts`). No input checks. :func:`discard_outcome_masks` gives the useful
-    kinds as kind masks (kind t at bit t)."""
+    (:func:`useful_counts`). No input checks. :func:`discard_outcome_masks` gives the same
+    as flat lists, the useful kinds as kind masks (kind t at bit t)."""
     after, masks = discard_outcome_masks(counts, n_melds, with_useful)
-    return after, [(t, _kinds(mask)) for t, mask in masks]
+    return ([(after[i], after[i + 1]) for i in range(0, len(after), 2)],
+            [(masks[i], _kinds(masks[i + 1])) for i in range(0, len(masks), 2)])
 
 
 def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = True
-                          ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """:func:`discard_outcomes` with each useful set as a kind mask (kind t at bit t): what the
-    hand-analysis planes want, which only sum the unseen copies of the useful kinds.
+                          ) -> tuple[list[int], list[int]]:
+    """:func:`discard_outcomes` as flat lists, each useful set a kind mask (kind t at bit t):
+    ``after`` is kind, shanten, kind, shanten, ... and ``useful`` kind, mask, kind, mask, ...
+    What the hand-analysis planes want: they only sum the unseen copies of the useful kinds,
+    and a decision's analysis then makes three lists, not a tuple per kind (the young objects
+    a batch of games makes are what its collector's passes walk).
 
     The discards share the hand's work, each adjusting it for the tile taken: its groups (the
     regular shape, :class:`_Groups`), its counts of pairs, orphans, honours and pattern kinds
@@ -1107,8 +1162,8 @@ def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = T
         knitted = _Knitted(codes, kinds, pattern_held, n_melds)
         if n_melds == 0:
             concealed = _Concealed(counts, kinds, pattern_held)
-    after: list[tuple[int, int]] = []
-    shapes: list[tuple[int, int, int, int, int, int, int, int, int]] = []
+    after: list[int] = []
+    shapes: list[int] = []  # per kind held: regular, seven, orphans, honors, knitted
     low = _NO_SHAPE
     for t in range(NUM_KINDS):
         c = counts[t]
@@ -1131,20 +1186,29 @@ def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = T
                 s = knit
         if s < low:
             low = s
-        after.append((t, s))
-        shapes.append((t, c, s, down, regular, seven, orphans, honors, knit))
-    useful: list[tuple[int, int]] = []
+        after.append(t)
+        after.append(s)
+        shapes.append(regular)
+        shapes.append(seven)
+        shapes.append(orphans)
+        shapes.append(honors)
+        shapes.append(knit)
+    useful: list[int] = []
     if not with_useful:
         return after, useful
-    for t, c, s, down, regular, seven, orphans, honors, knit in shapes:
-        if s != low:
+    for i in range(0, len(after), 2):
+        if after[i + 1] != low:
             continue
-        mask = groups.useful_without(t, down) if regular == low else 0
+        t = after[i]
+        c = counts[t]
+        at = 5 * (i >> 1)
+        mask = groups.useful_without(t, groups.without(t)) if shapes[at] == low else 0
         if concealed is not None:
-            mask |= concealed.useful(t, c, low, seven, orphans, honors)
-        if knitted is not None and knit == low:
+            mask |= concealed.useful(t, c, low, shapes[at + 1], shapes[at + 2], shapes[at + 3])
+        if knitted is not None and shapes[at + 4] == low:
             mask |= knitted.useful_after(t, c == 1, low)
-        useful.append((t, mask))
+        useful.append(t)
+        useful.append(mask)
     return after, useful
 
 

@@ -74,14 +74,18 @@ MEMO_CAPACITY: Final = 4
 the module docstring for why not more)."""
 
 _NO_TILES: Final = bytes(T)
+_MELD_TAGS: Final = tuple(bytes((n,)) for n in range(5))
+"""The meld count's byte, appended to a hand's counts to key the memo."""
 
 K = TypeVar("K")
 V = TypeVar("V")
 
-Template = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
-"""A discard decision's planes without the unseen sums: the flat indices set to 1, the level
-row, and for each discard keeping the best shanten its tile and the useful tiles left (a kind
-mask: kind t at bit t)."""
+Template = tuple[int, ...]
+"""A discard decision's planes without the unseen sums, flat: the level row, the number n of
+discards, the n flat indices set to 1, then for each discard keeping the best shanten its
+tile and the useful tiles left (a kind mask: kind t at bit t). Flat tuples of integers, and
+memo keys of bytes, because memo entries outlive the collector's young generation: the fewer
+objects they hold, the less its passes walk (a batch of games keeps a memo per game)."""
 
 
 def _unseen_of(kinds: int, unseen: list[int]) -> int:
@@ -115,9 +119,9 @@ class ShantenPlanes:
 
     def __init__(self, capacity: int = MEMO_CAPACITY) -> None:
         self.capacity = capacity
-        self._discard: dict[tuple[bytes, int], Template] = {}
-        self._analysis: dict[tuple[bytes, int], tuple[int, tuple[int, ...]]] = {}
-        self._claim: dict[tuple[bytes, int, int, int], int] = {}
+        self._discard: dict[bytes, Template] = {}
+        self._analysis: dict[bytes, tuple[int, ...]] = {}
+        self._claim: dict[bytes, int] = {}
 
     def fill(self, flat: npt.NDArray[np.float32], hand: list[int], n_melds: int,
              unseen: list[int], mask: npt.NDArray[np.generic]) -> None:
@@ -131,49 +135,51 @@ class ShantenPlanes:
         bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
         if len(bits) != NUM_ACTIONS:
             raise ValueError(f"the mask has {len(bits)} entries, not {NUM_ACTIONS}")
-        key = (counts, n_melds)
+        key = counts + _MELD_TAGS[n_melds]
         if bits.count(0, DISCARD_BASE, DISCARD_BASE + T) < T:  # a discard is legal
             self._fill_discard(flat, key, hand, n_melds, unseen)
         else:
             self._fill_claim(flat, key, hand, n_melds, unseen, bits)
 
     # ---------------------------------------------------------------- discard decisions
-    def _fill_discard(self, flat: npt.NDArray[np.float32], key: tuple[bytes, int],
+    def _fill_discard(self, flat: npt.NDArray[np.float32], key: bytes,
                       hand: list[int], n_melds: int, unseen: list[int]) -> None:
         template = self._discard.get(key)
         if template is None:
             template = self._discard_template(key, hand, n_melds)
-        ones, level, best = template
-        for i in ones:
-            flat[i] = 1.0
+        level = template[0]
+        best = 2 + template[1]
+        for j in range(2, best):
+            flat[template[j]] = 1.0
         flat[level * T:(level + 1) * T] = 1.0
         at = DISCARD_UKEIRE * T
-        for t, useful in best:
-            flat[at + t] = min(1.0, _unseen_of(useful, unseen) / UKEIRE_SCALE)
+        for j in range(best, len(template), 2):
+            flat[at + template[j]] = min(1.0, _unseen_of(template[j + 1], unseen)
+                                         / UKEIRE_SCALE)
 
-    def _discard_template(self, key: tuple[bytes, int], hand: list[int],
-                          n_melds: int) -> Template:
+    def _discard_template(self, key: bytes, hand: list[int], n_melds: int) -> Template:
         after, best = discard_outcome_masks(hand, n_melds)
-        low = after[0][1]
-        for _, s in after:
-            if s < low:
-                low = s
-        ones: list[int] = []
-        for t, s in after:
-            gap = s - low
+        low = after[1]
+        for i in range(3, len(after), 2):
+            if after[i] < low:
+                low = after[i]
+        flat = [_level_row(low), len(after) >> 1]
+        for i in range(0, len(after), 2):
+            gap = after[i + 1] - low
             plane = DISCARD_BEST if gap == 0 else DISCARD_PLUS1 if gap == 1 else DISCARD_PLUS2
-            ones.append(plane * T + t)
-        template = (tuple(ones), _level_row(low), tuple(best))
+            flat.append(plane * T + after[i])
+        template = tuple(flat + best)
         self._store(self._discard, key, template)
         return template
 
     # ---------------------------------------------------------------- claim decisions
-    def _fill_claim(self, flat: npt.NDArray[np.float32], key: tuple[bytes, int],
+    def _fill_claim(self, flat: npt.NDArray[np.float32], key: bytes,
                     hand: list[int], n_melds: int, unseen: list[int], bits: bytes) -> None:
         now = self._analysis.get(key)
         if now is None:
-            now = self._analyse(hand, n_melds)
-        shanten, useful = now
+            now = self._analyse(key, hand, n_melds)
+        shanten = now[0]
+        useful = now[1:]
         level = _level_row(shanten)
         flat[level * T:(level + 1) * T] = 1.0
         flat[UKEIRE_NOW * T:(UKEIRE_NOW + 1) * T] = min(
@@ -195,8 +201,7 @@ class ShantenPlanes:
                     if s <= shanten:
                         flat[(CHOW_BETTER if s < shanten else CHOW_SAME) * T + low] = 1.0
 
-    def _after_claim(self, key: tuple[bytes, int], hand: list[int], n_melds: int,
-                     a: int, b: int) -> int:
+    def _after_claim(self, key: bytes, hand: list[int], n_melds: int, a: int, b: int) -> int:
         """The shanten after melding tiles ``a`` and ``b`` of the hand and the best discard.
 
         That is the shanten of the 14-form hand left (one meld more), or 0 where it is
@@ -204,7 +209,7 @@ class ShantenPlanes:
         discarding that tile keeps the reading; a complete hand less any tile is ready. One
         shanten instead of one per discard (tests/test_shanten_discards.py checks the
         identity against :func:`mjenv.shanten.discard_outcomes`)."""
-        ckey = (key[0], n_melds, a, b)
+        ckey = key + bytes((a, b))
         s = self._claim.get(ckey)
         if s is not None:
             return s
@@ -219,14 +224,12 @@ class ShantenPlanes:
         return best
 
     # ---------------------------------------------------------------- the shared analysis
-    def _analyse(self, hand: list[int], n_melds: int) -> tuple[int, tuple[int, ...]]:
-        """(shanten, useful tiles) of ``hand``, as :func:`mjenv.shanten.analyze_counts`
-        gives them."""
-        key = (bytes(hand), n_melds)
-        got = self._analysis.get(key)
-        if got is None:
-            got = useful_counts(hand, n_melds)
-            self._store(self._analysis, key, got)
+    def _analyse(self, key: bytes, hand: list[int], n_melds: int) -> tuple[int, ...]:
+        """(shanten, the useful tiles...) of ``hand`` (a flat tuple), as
+        :func:`mjenv.shanten.analyze_counts` gives them."""
+        shanten, useful = useful_counts(hand, n_melds)
+        got = (shanten, *useful)
+        self._store(self._analysis, key, got)
         return got
 
     def _store(self, table: dict[K, V], key: K, value: V) -> None:
