@@ -277,8 +277,9 @@ _SHIFT2: Final[list[tuple[int, ...]]] = []
 _PAIRED: Final[list[tuple[int, ...]]] = []
 """For each vector number: the vector with one more partial set (+1, one more block), with
 one more set (+2, one more block), and with the pair taken here (+1, same blocks)."""
-_SUIT_IDS: Final[dict[tuple[int, ...], int]] = {}
-_HONOR_IDS: Final[dict[tuple[int, ...], int]] = {}
+_SUIT_VECS: Final[dict[int, int]] = {}
+_HONOR_VECS: Final[dict[int, int]] = {}
+"""The vector numbers of suits and honour groups by code (see :func:`_vec_of`)."""
 _CAPS: Final = 5
 """Block limits 0..4: a row of the two tables below holds ``_CAPS`` entries per vector."""
 _TOPS: Final[list[bytes]] = []
@@ -331,17 +332,17 @@ def clear_tables() -> None:
     _TOPS.clear()
     _PRODUCTS.clear()
     _VEC_IDS.clear()
-    _SUIT_IDS.clear()
-    _HONOR_IDS.clear()
+    _SUIT_VECS.clear()
+    _HONOR_VECS.clear()
     _SUIT_GROUPS.clear()
     _HONOR_GROUPS.clear()
     _vec_id(_ZERO)  # number 0
-    _SUIT_IDS[(0,) * 9] = 0
-    _HONOR_IDS[(0,) * 7] = 0
-    for key in _small_keys(9, _PRECOMPUTED_TILES):
-        _group_id(key, True, _SUIT_IDS)
-    for key in _small_keys(7, _PRECOMPUTED_TILES):
-        _group_id(key, False, _HONOR_IDS)
+    _SUIT_VECS[0] = 0
+    _HONOR_VECS[0] = 0
+    for code in _small_codes(9, _PRECOMPUTED_TILES):
+        _vec_of(code, True, _SUIT_VECS)
+    for code in _small_codes(7, _PRECOMPUTED_TILES):
+        _vec_of(code, False, _HONOR_VECS)
 
 
 _PRECOMPUTED_TILES = 5
@@ -349,83 +350,63 @@ _PRECOMPUTED_TILES = 5
 groups, a few hundredths of a second): most of a larger suit's recursion ends in them."""
 
 
-def _small_keys(length: int, most: int) -> list[tuple[int, ...]]:
-    """Every group key of ``length`` counts (0..4 each) holding at most ``most`` tiles,
-    smallest first."""
+def _small_codes(length: int, most: int) -> list[int]:
+    """The code of every group of ``length`` counts (0..4 each) holding at most ``most``
+    tiles, smallest groups first."""
     keys: list[tuple[int, ...]] = [()]
     for _ in range(length):
         keys = [(*key, c) for key in keys for c in range(min(4, most - sum(key)) + 1)]
     keys.sort(key=sum)
-    return keys
+    return [sum(c << 3 * r for r, c in enumerate(key)) for key in keys]
 
 
 def table_sizes() -> dict[str, int]:
     """How many suits and honour groups (by counts, and by code with their neighbours),
     distinct vectors and products are tabled so far."""
-    return {"suits": len(_SUIT_IDS), "honors": len(_HONOR_IDS),
+    return {"suits": len(_SUIT_VECS), "honors": len(_HONOR_VECS),
             "groups": len(_SUIT_GROUPS) + len(_HONOR_GROUPS), "vectors": len(_VECS),
             "products": sum(len(row) - row.count(-1) for row in _PRODUCTS)}
 
 
-def _group_id(key: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], int]) -> int:
-    """The vector number of one group (a suit's 9 counts or the honours' 7), memoised.
+def _vec_of(code: int, suited: bool, memo: dict[int, int]) -> int:
+    """The vector number of one group (a suit's or the honours' counts, by code), memoised.
 
     Every block holding the lowest tile starts at it, so the lowest tile is either left
     alone or starts a pung, a chow, the pair, or a partial set (pair, neighbours, one apart):
     the vector is the entrywise best of those choices.
     """
-    found = memo.get(key)
+    found = memo.get(code)
     if found is not None:
         return found
-    n = len(key)
-    i = 0
-    while key[i] == 0:
-        i += 1
-    c = list(key)
-    c[i] -= 1
-    choices = [_VECS[_group_id(tuple(c), suited, memo)]]
-    c[i] += 1
-    if c[i] >= 2:
-        c[i] -= 2
-        sub = _group_id(tuple(c), suited, memo)
+    unit = 1
+    while not code & 7 * unit:  # the lowest rank held
+        unit <<= 3
+    held = code // unit & 7
+    choices = [_VECS[_vec_of(code - unit, suited, memo)]]
+    if held >= 2:
+        sub = _vec_of(code - 2 * unit, suited, memo)
         choices.append(_PAIRED[sub])
         choices.append(_SHIFT1[sub])
-        if c[i] >= 1:
-            c[i] -= 1
-            choices.append(_SHIFT2[_group_id(tuple(c), suited, memo)])
-            c[i] += 1
-        c[i] += 2
-    if suited:
-        if i + 1 < n and c[i + 1]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            choices.append(_SHIFT1[_group_id(tuple(c), suited, memo)])
-            if i + 2 < n and c[i + 2]:
-                c[i + 2] -= 1
-                choices.append(_SHIFT2[_group_id(tuple(c), suited, memo)])
-                c[i + 2] += 1
-            c[i] += 1
-            c[i + 1] += 1
-        if i + 2 < n and c[i + 2]:
-            c[i] -= 1
-            c[i + 2] -= 1
-            choices.append(_SHIFT1[_group_id(tuple(c), suited, memo)])
-            c[i] += 1
-            c[i + 2] += 1
-    found = _vec_id(tuple(map(max, *choices)) if len(choices) > 1 else choices[0])
-    memo[key] = found
+        if held >= 3:
+            choices.append(_SHIFT2[_vec_of(code - 3 * unit, suited, memo)])
+    if suited:  # (a code has no ranks above the suit's ninth: those counts read 0)
+        next1 = code & 7 * unit << 3
+        next2 = code & 7 * unit << 6
+        if next1:
+            choices.append(_SHIFT1[_vec_of(code - 9 * unit, suited, memo)])
+            if next2:
+                choices.append(_SHIFT2[_vec_of(code - 73 * unit, suited, memo)])
+        if next2:
+            choices.append(_SHIFT1[_vec_of(code - 65 * unit, suited, memo)])
+    best = list(choices[0])
+    for i in range(1, len(choices)):
+        other = choices[i]
+        for j in range(10):
+            if other[j] > best[j]:
+                best[j] = other[j]
+    found = _vec_id(tuple(best))
+    memo[code] = found
     return found
-
-
-def _suit_id(key: tuple[int, ...]) -> int:
-    found = _SUIT_IDS.get(key)
-    return found if found is not None else _group_id(key, True, _SUIT_IDS)
-
-
-def _honor_id(key: tuple[int, ...]) -> int:
-    found = _HONOR_IDS.get(key)
-    return found if found is not None else _group_id(key, False, _HONOR_IDS)
-
 
 
 def _product_vec(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
@@ -569,7 +550,7 @@ class _Group:
         for r in range(n):
             near = held >> r & 31 if suited else held >> r & 4  # ranks r - 2 .. r + 2, or r
             if near:
-                up = _group(suited, code + (1 << 3 * r)).vec
+                up = _vec_of(code + (1 << 3 * r), suited, _SUIT_VECS if suited else _HONOR_VECS)
                 for i in range(0, len(steps), 2):
                     if steps[i] == up:
                         steps[i + 1] |= 1 << r
@@ -584,10 +565,7 @@ def _group(suited: bool, code: int) -> _Group:
     table = _SUIT_GROUPS if suited else _HONOR_GROUPS
     found = table.get(code)
     if found is None:
-        if suited:
-            vec = _suit_id(tuple([(code >> 3 * r) & 7 for r in range(9)]))
-        else:
-            vec = _honor_id(tuple([(code >> 3 * r) & 7 for r in range(7)]))
+        vec = _vec_of(code, suited, _SUIT_VECS if suited else _HONOR_VECS)
         found = table[code] = _Group(suited, code, vec)
     return found
 
@@ -1018,17 +996,30 @@ class _Concealed:
         return mask
 
 
+def _least(values: list[int]) -> int:
+    """The smallest of ``values`` (``min`` is a generic call in compiled code)."""
+    least = values[0]
+    for v in values:
+        if v < least:
+            least = v
+    return least
+
+
 class _Knitted:
     """The knitted straight of a 14-form hand (at most one meld), one discard at a time.
 
     Per pattern: the kinds of it held, and (once a discard needs it) the rest of the hand
     (:func:`_knitted_rest`) by group. Discarding ``t`` misses one more pattern kind when ``t``
     is a pattern kind held once (the rest is unchanged), and otherwise takes ``t`` from the
-    rest: one group look-up. A pattern is only looked at when it can reach the bound asked:
-    the rest's shanten is -1 at best, and no discard lowers it (``floors``).
+    rest: one group look-up. A pattern is only looked at when it can reach the bound asked
+    (``floors``: the rest's shanten is -1 at best, and once the rest's best value is known no
+    discard lowers it), and the hand's discards are not looked at one by one while no pattern
+    can (``least``): in most hands no discard's bound is ever reached. A rest's best value
+    is found from its groups' vector numbers (:meth:`_measure`); its :class:`_Groups` is
+    built only for a pattern that can still reach the bound.
     """
 
-    __slots__ = ("_rests", "codes", "floors", "held", "kinds", "n_melds")
+    __slots__ = ("_rests", "codes", "floors", "held", "kinds", "least", "measured", "n_melds")
 
     def __init__(self, codes: list[int], kinds: int, pattern_held: list[int],
                  n_melds: int) -> None:
@@ -1037,18 +1028,35 @@ class _Knitted:
         self.held = pattern_held
         self.n_melds = n_melds
         self._rests: list[_Groups | None] = [None] * 6
-        self.floors = [0] * 6  # per pattern whose rest is built: no discard leaves less
+        self.floors = [8 - n for n in pattern_held]  # per pattern: no discard leaves less
+        self.least = _least(self.floors)
+        self.measured = 0  # bit p: pattern p's floor counts its rest's best value
+
+    def _rest_codes(self, p: int) -> list[int]:
+        """The hand's group codes less one copy of each kind of pattern ``p`` held."""
+        codes = self.codes[:]
+        for u in KNITTED_PATTERNS[p]:
+            if self.kinds >> u & 1:
+                codes[_GROUP_OF[u]] -= _UNIT[u]
+        return codes
+
+    def _measure(self, p: int) -> None:
+        """Raise pattern ``p``'s floor by its rest's best value (no discard raises that)."""
+        codes = self._rest_codes(p)
+        cap = 1 - self.n_melds
+        wt = _product(_vec_of(codes[0], True, _SUIT_VECS), _vec_of(codes[1], True, _SUIT_VECS),
+                      cap)
+        bh = _product(_vec_of(codes[2], True, _SUIT_VECS),
+                      _vec_of(codes[3], False, _HONOR_VECS), cap)
+        top = _TOPS[wt][bh * _CAPS + cap] - _TOP_BIAS
+        self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - top
+        self.least = _least(self.floors)
+        self.measured |= 1 << p
 
     def rest(self, p: int) -> _Groups:
         found = self._rests[p]
         if found is None:
-            codes = self.codes[:]
-            for u in KNITTED_PATTERNS[p]:
-                if self.kinds >> u & 1:
-                    codes[_GROUP_OF[u]] -= _UNIT[u]
-            found = _Groups(codes, 1 - self.n_melds)
-            self._rests[p] = found
-            self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - found.top
+            found = self._rests[p] = _Groups(self._rest_codes(p), 1 - self.n_melds)
         return found
 
     def _value(self, p: int, t: int, single: bool) -> int:
@@ -1062,10 +1070,13 @@ class _Knitted:
     def after(self, t: int, single: bool, bound: int) -> int:
         """The knitted straight's shanten after discarding ``t`` if it is ``bound`` or less,
         else :data:`_NO_SHAPE`."""
+        if self.least > bound:
+            return _NO_SHAPE
         best = _NO_SHAPE
         for p in range(6):
-            if 8 - self.held[p] <= bound:
-                self.rest(p)
+            if self.floors[p] <= bound:
+                if not self.measured >> p & 1:
+                    self._measure(p)
                 if self.floors[p] <= bound:
                     value = self._value(p, t, single)
                     if value < best:
@@ -1079,7 +1090,7 @@ class _Knitted:
         kinds = self.kinds ^ (1 << t) if single else self.kinds
         mask = 0
         for p in range(6):
-            if 8 - self.held[p] > best or self._value(p, t, single) != best:
+            if self.floors[p] > best or self._value(p, t, single) != best:
                 continue
             mask |= _PATTERN_KINDS[p] & ~kinds
             rest = self.rest(p)

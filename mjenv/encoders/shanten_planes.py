@@ -89,12 +89,15 @@ objects they hold, the less its passes walk (a batch of games keeps a memo per g
 
 
 def _unseen_of(kinds: int, unseen: list[int]) -> int:
-    """The unseen copies of the kinds of a kind mask."""
+    """The unseen copies of the kinds of a kind mask (bit by bit: ``int.bit_length`` would be a
+    generic call in compiled code)."""
     total = 0
+    t = 0
     while kinds:
-        low = kinds & -kinds
-        total += unseen[low.bit_length() - 1]
-        kinds ^= low
+        if kinds & 1:
+            total += unseen[t]
+        kinds >>= 1
+        t += 1
     return total
 
 
