@@ -138,6 +138,8 @@ class ShantenPlanes:
         bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
         if len(bits) != NUM_ACTIONS:
             raise ValueError(f"the mask has {len(bits)} entries, not {NUM_ACTIONS}")
+        if not 0 <= n_melds < len(_MELD_TAGS):
+            raise ValueError(f"a seat has 0 to 4 melds, not {n_melds}")
         key = counts + _MELD_TAGS[n_melds]
         if bits.count(0, DISCARD_BASE, DISCARD_BASE + T) < T:  # a discard is legal
             self._fill_discard(flat, key, hand, n_melds, unseen)
@@ -166,12 +168,12 @@ class ShantenPlanes:
         for i in range(3, len(after), 2):
             if after[i] < low:
                 low = after[i]
-        flat = [_level_row(low), len(after) >> 1]
+        cells = [_level_row(low), len(after) >> 1]
         for i in range(0, len(after), 2):
             gap = after[i + 1] - low
             plane = DISCARD_BEST if gap == 0 else DISCARD_PLUS1 if gap == 1 else DISCARD_PLUS2
-            flat.append(plane * T + after[i])
-        template = tuple(flat + best)
+            cells.append(plane * T + after[i])
+        template = tuple(cells + best)
         self._store(self._discard, key, template)
         return template
 

@@ -106,3 +106,12 @@ def test_mask_length_is_checked() -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match="235"):
         enc.encode(env.view(env.agent_selection), np.zeros(10, np.int8))
+
+
+def test_meld_count_is_checked() -> None:
+    hand = [0] * 34
+    hand[0] = 2
+    mask = np.zeros(235, np.int8)
+    for n_melds in (-1, 5):
+        with pytest.raises(ValueError, match="0 to 4 melds"):
+            ShantenPlanes().fill(np.zeros(15 * 34, np.float32), hand, n_melds, [4] * 34, mask)
