@@ -409,6 +409,11 @@ def _vec_of(code: int, suited: bool, memo: dict[int, int]) -> int:
     return found
 
 
+def _vec_by_code(suited: bool, code: int) -> int:
+    """The vector number of a suit's group (``suited``) or the honours' given by its code."""
+    return _vec_of(code, suited, _SUIT_VECS if suited else _HONOR_VECS)
+
+
 def _product_vec(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
     """The max-plus product of two vectors, blocks up to ``cap``."""
     out = [_NEG] * 10
@@ -444,6 +449,14 @@ def _product(a: int, b: int, cap: int) -> int:
         _PRODUCTS[a][b * _CAPS + cap] = found
         _PRODUCTS[b][a * _CAPS + cap] = found
     return found
+
+
+def _best_value(w: int, t: int, b: int, h: int, cap: int) -> int:
+    """The best value (2·sets + partial sets + pair, ``cap`` blocks at most) of four groups
+    given by vector numbers."""
+    wt = _product(w, t, cap)
+    bh = _product(b, h, cap)  # (both before the read: a new vector lengthens the rows)
+    return _TOPS[wt][bh * _CAPS + cap] - _TOP_BIAS
 
 
 def _top(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> int:
@@ -550,7 +563,7 @@ class _Group:
         for r in range(n):
             near = held >> r & 31 if suited else held >> r & 4  # ranks r - 2 .. r + 2, or r
             if near:
-                up = _vec_of(code + (1 << 3 * r), suited, _SUIT_VECS if suited else _HONOR_VECS)
+                up = _vec_by_code(suited, code + (1 << 3 * r))
                 for i in range(0, len(steps), 2):
                     if steps[i] == up:
                         steps[i + 1] |= 1 << r
@@ -565,8 +578,7 @@ def _group(suited: bool, code: int) -> _Group:
     table = _SUIT_GROUPS if suited else _HONOR_GROUPS
     found = table.get(code)
     if found is None:
-        vec = _vec_of(code, suited, _SUIT_VECS if suited else _HONOR_VECS)
-        found = table[code] = _Group(suited, code, vec)
+        found = table[code] = _Group(suited, code, _vec_by_code(suited, code))
     return found
 
 
@@ -675,13 +687,9 @@ def regular_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
     14 − 3·melds), the melds counting as sets. No input checks (see :func:`regular_shanten`)."""
     cap = 4 - n_melds
     c = counts if isinstance(counts, list) else list(counts)
-    w = _group(True, _code_of(c, 0, 9)).vec
-    t = _group(True, _code_of(c, 9, 9)).vec
-    b = _group(True, _code_of(c, 18, 9)).vec
-    h = _group(False, _code_of(c, 27, 7)).vec
-    wt = _product(w, t, cap)
-    bh = _product(b, h, cap)  # (both before the read: a new vector lengthens the rows)
-    return 8 - 2 * n_melds + _TOP_BIAS - _TOPS[wt][bh * _CAPS + cap]
+    return 8 - 2 * n_melds - _best_value(
+        _vec_by_code(True, _code_of(c, 0, 9)), _vec_by_code(True, _code_of(c, 9, 9)),
+        _vec_by_code(True, _code_of(c, 18, 9)), _vec_by_code(False, _code_of(c, 27, 7)), cap)
 
 
 def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
@@ -1043,12 +1051,9 @@ class _Knitted:
     def _measure(self, p: int) -> None:
         """Raise pattern ``p``'s floor by its rest's best value (no discard raises that)."""
         codes = self._rest_codes(p)
-        cap = 1 - self.n_melds
-        wt = _product(_vec_of(codes[0], True, _SUIT_VECS), _vec_of(codes[1], True, _SUIT_VECS),
-                      cap)
-        bh = _product(_vec_of(codes[2], True, _SUIT_VECS),
-                      _vec_of(codes[3], False, _HONOR_VECS), cap)
-        top = _TOPS[wt][bh * _CAPS + cap] - _TOP_BIAS
+        top = _best_value(_vec_by_code(True, codes[0]), _vec_by_code(True, codes[1]),
+                          _vec_by_code(True, codes[2]), _vec_by_code(False, codes[3]),
+                          1 - self.n_melds)
         self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - top
         self.least = _least(self.floors)
         self.measured |= 1 << p
