@@ -37,6 +37,7 @@ COMPILED_MODULES = [
     "mjenv/engine/game.py",
     "mjenv/engine/legal.py",
     "mjenv/engine/seat_view.py",
+    "mjenv/engine/wall.py",
     "mjenv/encoders/default.py",
     "mjenv/encoders/shanten_planes.py",
     "mjenv/vector/slot.py",

@@ -216,7 +216,7 @@ from mjenv.engine.game import Game
 from mjenv.engine.match import Match
 from mjenv.engine.result import HandResult
 from mjenv.engine.rules import PROFILES, RuleConfig
-from mjenv.engine.seat_view import SeatView
+from mjenv.engine.seat_view import SeatView, TableViews
 from mjenv.engine.wall import make_wall
 from mjenv.fans.table import FAN_BY_ZH
 
@@ -381,7 +381,7 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         self.match: Match | None = None
         self.hand_index = 0
         self._results: list[HandResult] = []
-        self._views: list[SeatView] = []
+        self._views: TableViews | None = None
 
     # ================================================================ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -620,9 +620,7 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
 
     def _start(self, game: Game) -> None:
         self.game = game
-        n = self.rules.num_tiles
-        self._views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
-                                num_tiles=n) for s in range(4)]
+        self._views = TableViews.of_game(game)
         self.agent_selection = AGENTS[game.to_act()[0]]
 
     def view(self, agent: str) -> SeatView:
@@ -633,10 +631,9 @@ class MahjongEnv(AECEnv[str, dict[str, np.ndarray], int | None]):
         game = self.game
         if game is None:
             raise ResetNeeded("call reset() first")
-        view = self._views[SEAT_OF[agent]]
-        if view.num_events < len(game.events):
-            view.extend(game.events[view.num_events:])
-        return view
+        views = self._views
+        assert views is not None
+        return views.view(SEAT_OF[agent], game.events)
 
     def _advance(self) -> None:
         """After a step: select the next agent, or pay and end (or move on to the next hand)."""

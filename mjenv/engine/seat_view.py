@@ -38,7 +38,7 @@ from the deal or an earlier replacement draw that was already counted).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from mjenv.engine.events import (
@@ -94,8 +94,13 @@ _FIELDS = (
     "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
     "over", "result", "revealed",
 )
-"""Every field of a :class:`SeatView` (its ``__slots__``; named here because a class compiled
-with mypyc has no ``__slots__`` attribute to read back)."""
+"""Every field of a :class:`SeatView` (its ``__slots__`` but ``folds_public``; named here because
+a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
+
+PUBLIC_LISTS: Final = ("river", "claimed_by", "river_counts", "claimed_counts", "discards",
+                       "flowers", "wall_taken")
+"""The fields that are the same for every seat of a table, whatever it sees: a
+:class:`TableViews` keeps one copy of them for its four views."""
 
 
 def _check_seat_number(name: str, value: object) -> None:
@@ -162,7 +167,7 @@ class SeatView:
         kongs per seat (None before the end).
     """
 
-    __slots__ = _FIELDS
+    __slots__ = (*_FIELDS, "folds_public")
 
     def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
                  num_tiles: int = 144) -> None:
@@ -183,6 +188,9 @@ class SeatView:
         self.unseen: list[int] = [4] * NUM_KINDS
         self.result: HandResult | None = None
         self.revealed: tuple[tuple[int, ...], ...] | None = None
+        self.folds_public = True
+        """False for the views of a :class:`TableViews` but its first, whose
+        :data:`PUBLIC_LISTS` are the first view's: the table folds those once."""
         self.restart(dealer=dealer, prevalent_wind=prevalent_wind)
 
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
@@ -201,13 +209,14 @@ class SeatView:
         self.drawn = -1
         for s in range(4):
             self.melds[s].clear()
-            self.river[s].clear()
-            self.claimed_by[s].clear()
-            self.river_counts[s][:] = _NO_KINDS
-            self.claimed_counts[s][:] = _NO_KINDS
-            self.discards[s].clear()
-            self.flowers[s].clear()
-            self.wall_taken[s] = 0
+            if self.folds_public:
+                self.river[s].clear()
+                self.claimed_by[s].clear()
+                self.river_counts[s][:] = _NO_KINDS
+                self.claimed_counts[s][:] = _NO_KINDS
+                self.discards[s].clear()
+                self.flowers[s].clear()
+                self.wall_taken[s] = 0
         self.tiles_left = self.num_tiles
         self.unseen[:] = _ALL_UNSEEN
         self.last_discard = -1
@@ -252,14 +261,22 @@ class SeatView:
         for e in events:
             self.apply(e)
 
-    def apply(self, event: Event) -> None:  # noqa: C901 (one branch per event kind; to split)
+    def apply(self, event: Event) -> None:
         """Fold one event as this seat sees it.
 
         Another seat's private event (its deal, draw or concealed kong) is folded without
         reading its hidden fields, exactly as its redacted copy
         (:func:`~mjenv.engine.events.view`) would be: a raw event and its redacted copy fold
-        identically. ValueError after the final event: a hand has no more.
+        identically. ValueError after the final event: a hand has no more, and for a view of
+        a :class:`TableViews` (the table folds its four views together).
         """
+        if not self.folds_public:
+            raise ValueError("this view is one of a TableViews: fold the table's events "
+                             "with TableViews.catch_up, or clone() the view to fold it alone")
+        self._fold(event, True)
+
+    def _fold(self, event: Event, public: bool) -> None:  # noqa: C901 (a branch per event kind)
+        """:meth:`apply`, folding the :data:`PUBLIC_LISTS` too where ``public``."""
         if self.over:
             raise ValueError("the hand is over: no event follows the final one")
         e = event
@@ -282,7 +299,8 @@ class SeatView:
         # the branches test the commonest events first; only ``s == me`` reads private fields
         if isinstance(e, Draw):
             self.tiles_left -= 1
-            self.wall_taken[s] += 1
+            if public:
+                self.wall_taken[s] += 1
             if s == me:
                 t = e.tile
                 if 0 <= t < _KINDS:
@@ -295,36 +313,43 @@ class SeatView:
                 self.hand[t] -= 1
             else:
                 self.unseen[t] -= 1
-            self.river[s].append(t)
-            self.claimed_by[s].append(-1)
-            self.river_counts[s][t] += 1
-            self.discards[s].append(t)
+            if public:
+                self.river[s].append(t)
+                self.claimed_by[s].append(-1)
+                self.river_counts[s][t] += 1
+                self.discards[s].append(t)
             self.last_discard = self.claim_tile = t
             self.last_discarder = self.claim_from = s
         elif isinstance(e, Flower):
             if not e.initial:  # drawn from the wall during play, with no Draw event
                 self.tiles_left -= 1
-                self.wall_taken[s] += 1
-            self.flowers[s].append(e.tile)
+                if public:
+                    self.wall_taken[s] += 1
+            if public:
+                self.flowers[s].append(e.tile)
         elif isinstance(e, Deal):
             self.tiles_left -= 13
-            self.wall_taken[s] += 13
+            if public:
+                self.wall_taken[s] += 13
             if s == me:
                 for t in e.tiles:
                     if t < _KINDS:
                         self._see_own(t)
         elif isinstance(e, Chow):
-            self._take_discard(s, e.from_seat, e.claimed)
+            if public:
+                self._take_discard(s, e.from_seat, e.claimed)
             for x in e.tiles:
                 if x != e.claimed:
                     self._move_to_meld(s, x, 1)
             self.melds[s].append(shared_chow(e.tiles[0], e.claimed))
         elif isinstance(e, Pung):
-            self._take_discard(s, e.from_seat, e.tile)
+            if public:
+                self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 2)
             self.melds[s].append(shared_meld(PUNG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, Kong):
-            self._take_discard(s, e.from_seat, e.tile)
+            if public:
+                self._take_discard(s, e.from_seat, e.tile)
             self._move_to_meld(s, e.tile, 3)
             self.melds[s].append(shared_meld(KONG, e.tile, (e.from_seat - s) % 4))
         elif isinstance(e, AddedKong):
@@ -338,7 +363,7 @@ class SeatView:
             else:
                 self.melds[s].append(HIDDEN_KONG)
         elif isinstance(e, Win):
-            self._win(e)
+            self._win(e, public)
         elif isinstance(e, DrawGame):
             self._finish(e.revealed, HandResult(
                 winner=None, from_seat=None, self_drawn=False, robbed=False, win_tile=None,
@@ -384,7 +409,7 @@ class SeatView:
         if s == self.seat:
             self.hand[t] -= 1
 
-    def _win(self, e: Win) -> None:
+    def _win(self, e: Win, public: bool) -> None:
         me, s, t = self.seat, e.seat, e.tile
         if e.from_seat is None:  # self-drawn: the tile is already in the winner's hand
             if s != me:
@@ -393,7 +418,7 @@ class SeatView:
             if e.robbed:  # the added kong's tile (already seen) moves to the winner
                 if e.from_seat == me:
                     self.hand[t] -= 1
-            else:
+            elif public:
                 self._take_discard(s, e.from_seat, t)
             if s == me:
                 self.hand[t] += 1
@@ -476,3 +501,93 @@ def fold(events: Iterable[Event], seat: int, *, dealer: int = 0, prevalent_wind:
     v = SeatView(seat, dealer=dealer, prevalent_wind=prevalent_wind, num_tiles=num_tiles)
     v.extend(events)
     return v
+
+
+class TableViews:
+    """The four seats' views of one table, folded together from the table's events.
+
+    Why: most events are public (a discard, a claim, a flower, a draw's count), and folded into
+    four separate views each was folded four times, into four copies of the same lists. Here
+    the views share one copy of the :data:`PUBLIC_LISTS` (the first view's), which the first
+    view folds; every view folds its own part (its hand, its unseen counts, its melds, where
+    another seat's concealed kong stays hidden, and its scalars). A batch of a thousand tables
+    steps every table each step, so each table's state has left the CPU caches by its next
+    turn, and the copies cost as much in cache misses as in work (docs/vector.md).
+
+    Each view is exactly the :class:`SeatView` that :func:`fold` makes from the same events
+    (tests/engine compare them). The views are the table's own objects: read them,
+    :meth:`SeatView.clone` one to keep or fold it alone (a view of the table refuses
+    :meth:`SeatView.apply`).
+    """
+
+    __slots__ = ("views",)
+
+    def __init__(self, *, dealer: int = 0, prevalent_wind: int = 0,
+                 num_tiles: int = 144) -> None:
+        first = SeatView(0, dealer=dealer, prevalent_wind=prevalent_wind, num_tiles=num_tiles)
+        self.views: list[SeatView] = [first]
+        for s in range(1, 4):
+            v = SeatView(s, dealer=dealer, prevalent_wind=prevalent_wind, num_tiles=num_tiles)
+            _share_public(v, first)
+            self.views.append(v)
+
+    @classmethod
+    def of_game(cls, game: Game) -> TableViews:
+        """The views of a new ``game`` (before catching up with its events)."""
+        return cls(dealer=game.dealer, prevalent_wind=game.prevalent_wind,
+                   num_tiles=game.rules.num_tiles)
+
+    def restart(self, *, dealer: int, prevalent_wind: int) -> None:
+        """The views of a new hand at the same table (:meth:`SeatView.restart`: the lists are
+        emptied in place)."""
+        for v in self.views:
+            v.restart(dealer=dealer, prevalent_wind=prevalent_wind)
+
+    @property
+    def num_events(self) -> int:
+        """How many events the views have folded."""
+        return self.views[0].num_events
+
+    def catch_up(self, events: Sequence[Event]) -> None:
+        """Fold ``events[num_events:]`` (``events``: the table's whole list so far)."""
+        views = self.views
+        first, second, third, fourth = views[0], views[1], views[2], views[3]
+        for i in range(first.num_events, len(events)):
+            e = events[i]
+            first._fold(e, True)
+            second._fold(e, False)
+            third._fold(e, False)
+            fourth._fold(e, False)
+
+    def view(self, seat: int, events: Sequence[Event]) -> SeatView:
+        """``seat``'s view, caught up with ``events`` (the table's whole list so far)."""
+        if self.views[0].num_events < len(events):
+            self.catch_up(events)
+        return self.views[seat]
+
+    def __reduce__(self) -> tuple[Callable[[list[SeatView]], TableViews],
+                                  tuple[list[SeatView]]]:
+        """Pickling and deep copies: the four views, sharing again once restored."""
+        return _restore_table, (self.views,)
+
+
+def _share_public(view: SeatView, first: SeatView) -> None:
+    """Make ``view`` read ``first``'s public lists, which ``first`` folds for both."""
+    view.river = first.river
+    view.claimed_by = first.claimed_by
+    view.river_counts = first.river_counts
+    view.claimed_counts = first.claimed_counts
+    view.discards = first.discards
+    view.flowers = first.flowers
+    view.wall_taken = first.wall_taken
+    view.folds_public = False
+
+
+def _restore_table(views: list[SeatView]) -> TableViews:
+    """The table of ``views`` (see :meth:`TableViews.__reduce__`)."""
+    table = TableViews()
+    first = views[0]
+    for v in views[1:]:
+        _share_public(v, first)
+    table.views = list(views)
+    return table

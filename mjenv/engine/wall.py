@@ -25,9 +25,10 @@ hold their tiles, and a seat that knows only its own view builds one from what i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from mjenv.engine.rules import RuleConfig
 from mjenv.tiles import tile_code, tile_id
@@ -73,6 +74,7 @@ def _shuffled_ids(rules: RuleConfig, seed: int | None) -> list[int]:
     return ids
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WallCounts:
     """How many tiles are left where each seat takes its tiles, and the three layout-dependent
     rules over them, written once for every layout (§1.5, §1.6, §1.8).
@@ -115,13 +117,14 @@ class WallCounts:
         return counts[actor] > 0 and counts[(actor + 1) % 4] > 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Wall(WallCounts):
     """The shared wall: a double-ended wall over an immutable tile tuple (:meth:`clone` is
     cheap). The ``seat`` arguments are accepted for the common interface and ignored."""
 
     __slots__ = ("tiles", "tail", "seed")
 
-    layout = "shared"
+    layout: ClassVar[str] = "shared"
 
     def __init__(self, tiles: Sequence[int], seed: int | None = None) -> None:
         self.tiles: tuple[int, ...] = tuple(tiles)
@@ -196,14 +199,15 @@ class Wall(WallCounts):
         return self.tiles[self.tail - self.counts[0]:self.tail]
 
     def clone(self) -> Wall:
-        w = Wall.__new__(Wall)
-        w.tiles = self.tiles
+        # through __init__: a class compiled with mypyc cannot be made by ``__new__`` alone
+        # (the tuple is shared, not copied: ``tuple`` of a tuple is the tuple itself)
+        w = Wall(self.tiles, self.seed)
         w.tail = self.tail
-        w.seed = self.seed
         w.counts = self.counts[:]
         return w
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeatWalls(WallCounts):
     """Botzone's per-seat walls (rules §1.8): four parts of the tile list, each drawn from its end.
 
@@ -213,7 +217,7 @@ class SeatWalls(WallCounts):
 
     __slots__ = ("tiles", "part", "seed")
 
-    layout = "per_seat"
+    layout: ClassVar[str] = "per_seat"
 
     def __init__(self, tiles: Sequence[int], seed: int | None = None) -> None:
         self.tiles: tuple[int, ...] = tuple(tiles)
@@ -253,8 +257,9 @@ class SeatWalls(WallCounts):
         self.counts[seat] = n
         return self.tiles[self.part * seat + n]
 
-    draw_replacement = draw
-    """Replacements come from the same end of the seat's own part."""
+    def draw_replacement(self, seat: int = 0) -> int:
+        """Replacements come from the same end of the seat's own part."""
+        return self.draw(seat)
 
     def remaining_tiles(self) -> tuple[int, ...]:
         out: list[int] = []
@@ -263,10 +268,7 @@ class SeatWalls(WallCounts):
         return tuple(out)
 
     def clone(self) -> SeatWalls:
-        w = SeatWalls.__new__(SeatWalls)
-        w.tiles = self.tiles
-        w.part = self.part
-        w.seed = self.seed
+        w = SeatWalls(self.tiles, self.seed)  # (through __init__, as Wall.clone)
         w.counts = self.counts[:]
         return w
 

@@ -2,7 +2,8 @@
 
 A :class:`GameSlot` plays one episode after another (a hand, or a match of hands) on the engine
 (:class:`~mjenv.engine.game.Game`, :class:`~mjenv.engine.match.Match`) with one
-:class:`~mjenv.engine.seat_view.SeatView` per seat folded lazily from the events, and encodes a
+:class:`~mjenv.engine.seat_view.SeatView` per seat folded lazily from the events (the four
+together, :class:`~mjenv.engine.seat_view.TableViews`), and encodes a
 seat's observation with its own encoders (encoders memoize per seat by content, so a slot that
 shares them with other games would only miss its memo). It makes the same games from the same
 seeds as ``raw_env``: :func:`new_hand` is ``raw_env``'s derivation of a single hand from a seed
@@ -25,7 +26,7 @@ from mjenv.engine.game import Game
 from mjenv.engine.match import Match
 from mjenv.engine.result import HandResult
 from mjenv.engine.rules import RuleConfig
-from mjenv.engine.seat_view import SeatView
+from mjenv.engine.seat_view import SeatView, TableViews
 from mjenv.mahjong_env import NORMALIZED_SCALE
 from mjenv.vector.options import EnvOptions
 
@@ -73,7 +74,7 @@ class GameSlot:
                                              if options.oracle else None)
         self.game: Game | None = None
         self.match: Match | None = None
-        self.views: list[SeatView] = []
+        self.views: TableViews | None = None
         self.hand_index = 0
         self.seat = -1
         self.over = True
@@ -102,13 +103,10 @@ class GameSlot:
 
     def _begin(self, game: Game) -> None:
         self.game = game
-        if self.views:  # the same four views, emptied (SeatView.restart says why)
-            for view in self.views:
-                view.restart(dealer=game.dealer, prevalent_wind=game.prevalent_wind)
+        if self.views is not None:  # the same four views, emptied (SeatView.restart says why)
+            self.views.restart(dealer=game.dealer, prevalent_wind=game.prevalent_wind)
         else:
-            n = self.rules.num_tiles
-            self.views = [SeatView(s, dealer=game.dealer, prevalent_wind=game.prevalent_wind,
-                                   num_tiles=n) for s in range(4)]
+            self.views = TableViews.of_game(game)
         self.seat = game.to_act()[0] if not game.is_over else -1
 
     # ---------------------------------------------------------------- reading
@@ -122,11 +120,9 @@ class GameSlot:
     def view(self, seat: int) -> SeatView:
         """``seat``'s view, caught up with the game's events."""
         game = self.game
-        assert game is not None, "start() first"
-        view = self.views[seat]
-        if view.num_events < len(game.events):
-            view.extend(game.events[view.num_events:])
-        return view
+        views = self.views
+        assert game is not None and views is not None, "start() first"
+        return views.view(seat, game.events)
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """``seat``'s legal-action mask as a new int8 array (``raw_env.action_mask``)."""

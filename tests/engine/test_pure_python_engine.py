@@ -20,8 +20,8 @@ from tests.fresh_python import run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = ("mjenv.engine.events", "mjenv.engine.game", "mjenv.engine.legal",
-            "mjenv.engine.seat_view", "mjenv.encoders.default", "mjenv.vector.slot",
-            "mjenv.vector.shard")
+            "mjenv.engine.seat_view", "mjenv.engine.wall", "mjenv.encoders.default",
+            "mjenv.vector.slot", "mjenv.vector.shard")
 
 SCRIPT = r"""
 import hashlib, importlib, json, random, sys

@@ -3,7 +3,9 @@ seat's own, after every step, and no hidden tile of another seat can change them
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
 from collections import Counter
 
@@ -25,7 +27,7 @@ from mjenv.engine.events import (
     view,
 )
 from mjenv.engine.game import CLAIM, PLAY, ROB, TURN_DRAW
-from mjenv.engine.seat_view import HIDDEN_KONG, SeatView, fold
+from mjenv.engine.seat_view import HIDDEN_KONG, PUBLIC_LISTS, SeatView, TableViews, fold
 from mjenv.engine.wall import LAYOUTS
 from mjenv.melds import ADDED_KONG, CONCEALED_KONG, Meld
 from mjenv.tiles import NUM_KINDS
@@ -336,3 +338,71 @@ def test_a_restarted_view_is_a_new_view_of_the_next_hand(seat: int) -> None:
     assert view == fold(nxt.events, seat, dealer=d, prevalent_wind=w)
     with pytest.raises(ValueError, match="dealer"):
         view.restart(dealer=4, prevalent_wind=0)
+
+
+# ---------------------------------------------------------------- the four views of a table
+
+
+def assert_shares_public(table: TableViews) -> None:
+    first = table.views[0]
+    assert [v.seat for v in table.views] == [0, 1, 2, 3]
+    for v in table.views[1:]:
+        assert all(getattr(v, name) is getattr(first, name) for name in PUBLIC_LISTS)
+        assert v.melds is not first.melds and v.hand is not first.hand
+
+
+@pytest.mark.parametrize("rules", [RuleConfig(), BOTZONE, NO_FLOWERS], ids=["mcr", "botzone",
+                                                                             "no-flowers"])
+def test_a_table_folds_each_view_as_fold_does(rules: RuleConfig) -> None:
+    """One table's views, caught up at random moments for a random seat and reused from hand to
+    hand (restart), copied and pickled halfway, are every seat's own fold of the events."""
+    rng = random.Random(5)
+    stats: Counter[str] = Counter()
+    table: TableViews | None = None
+    for seed in range(150):
+        g = Game(rules, seed=seed, dealer=seed % 4 if rules.fixed_dealer is None else 0,
+                 prevalent_wind=seed % 4)
+        if table is None:
+            table = TableViews.of_game(g)
+        else:
+            table.restart(dealer=g.dealer, prevalent_wind=g.prevalent_wind)
+        kw = {"dealer": g.dealer, "prevalent_wind": g.prevalent_wind,
+              "num_tiles": rules.num_tiles}
+        while True:
+            if rng.random() < 0.3 or g.is_over:
+                seat = rng.randrange(4)
+                assert table.view(seat, g.events) is table.views[seat]
+                assert table.num_events == len(g.events)
+                for s in range(4):
+                    assert table.views[s] == fold(g.events, s, **kw), (seed, s)
+                if rng.random() < 0.02:  # a copy folds on as the table does
+                    table = copy.deepcopy(table) if seed % 2 else pickle.loads(
+                        pickle.dumps(table))
+                    stats["copied"] += 1
+                assert_shares_public(table)
+            if g.is_over:
+                break
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            g.step(seat, A.WIN if A.WIN in legal else rng.choice(legal))
+        stats.update(type(e).__name__ for e in g.events)
+    for what in ("copied", "Discard", "Chow", "Pung", "Win", "DrawGame"):
+        assert stats[what] > 0, (what, stats)
+
+
+def test_a_view_of_a_table_folds_only_through_the_table() -> None:
+    g = random_hand(2)
+    table = TableViews.of_game(g)
+    n = len(g.events) // 2
+    table.catch_up(g.events[:n])
+    with pytest.raises(ValueError, match="TableViews"):
+        table.views[1].apply(g.events[n])
+    assert table.views[1] == fold(g.events[:n], 1, dealer=g.dealer,
+                                  prevalent_wind=g.prevalent_wind)  # refused: unchanged
+    alone = table.views[1].clone()  # a clone is the seat's own view again, folded alone
+    alone.extend(g.events[n:])
+    assert alone == SeatView.of_game(g, 1)
+    assert table.views[0].num_events == n  # the table did not move
+    lone = pickle.loads(pickle.dumps(table.views[2]))  # so is a view pickled alone
+    lone.extend(g.events[n:])
+    assert lone == SeatView.of_game(g, 2)

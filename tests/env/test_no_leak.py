@@ -33,7 +33,6 @@ import numpy as np
 import pytest
 
 import mjenv
-import mjenv.engine.game as game_module
 from mjenv import actions as A
 from mjenv.engine import wall as wall_module
 from mjenv.engine.events import (
@@ -48,7 +47,6 @@ from mjenv.engine.events import (
     Pung,
 )
 from mjenv.engine.game import CLAIM, ROB, Game
-from mjenv.engine.rules import RuleConfig
 from mjenv.engine.wall import SeatWalls, Wall
 from mjenv.mahjong_env import AGENTS, SEAT_OF, MahjongEnv
 from mjenv.render import render_view
@@ -119,17 +117,12 @@ class LoggedSeatWalls(SeatWalls):
         return [p for s in range(4) for p in range(self.part * s, self.part * s + self.left(s))]
 
 
-def logged_make_wall(rules: RuleConfig, tiles: Sequence[int | str] | None = None,
-                     seed: int | None = None) -> LoggedWall | LoggedSeatWalls:
-    base = wall_module.make_wall(rules, tiles, seed)
-    if isinstance(base, SeatWalls):
-        return LoggedSeatWalls(base.tiles, base.seed)
-    return LoggedWall(base.tiles, base.seed)
-
-
 @pytest.fixture(autouse=True)
 def logged_walls(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(game_module, "make_wall", logged_make_wall)
+    # make_wall builds the class LAYOUTS names (a compiled engine calls make_wall directly,
+    # so the table is where a test can put its own walls)
+    monkeypatch.setitem(wall_module.LAYOUTS, "shared", LoggedWall)
+    monkeypatch.setitem(wall_module.LAYOUTS, "per_seat", LoggedSeatWalls)
     yield
 
 
