@@ -14,7 +14,7 @@ of its stream (:mod:`mjenv.vector.seeds`); then the seat to act now is observed 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import numpy as np
 
@@ -31,6 +31,11 @@ Infos = list[tuple[int, dict[str, Any]]]
 """Per game whose info is not empty: (its index in the batch, the info)."""
 
 _ZERO_MASK = bytes(NUM_ACTIONS)
+
+STAGED_ROWS: Final = 32
+"""How many games' counts :class:`RowWriter` holds before it scales them into their rows: few
+enough that the staging stays in the core's own cache between a game's write and its scaling
+(staging the whole batch, 3 MB at N = 1,024, left it to be read back from memory)."""
 
 
 class Shard(Protocol):
@@ -58,11 +63,12 @@ class RowWriter:
     byte by byte through a flat view (cheaper than numpy indexing for a handful of ones).
 
     An encoder whose first channels are counts times fixed scales (``count_channels``: the
-    ``mjenv-v1`` part of every built-in encoder) has those counts staged here, one byte a cell
-    in one (N, count_channels, 34) array, and :meth:`flush` scales every game's at once: one
-    numpy multiply a step instead of one a game, writing the same float32 values (the same
-    uint8 by float32 product, cell by cell). A shard calls :meth:`flush` after writing its
-    rows and before the rows are read."""
+    ``mjenv-v1`` part of every built-in encoder) has those counts staged here, one byte a cell,
+    :data:`STAGED_ROWS` games at a time, and :meth:`flush` scales the staged games' at once:
+    one numpy multiply for a few dozen games instead of one a game, writing the same float32
+    values (the same uint8 by float32 product, cell by cell). :meth:`write` flushes by itself
+    when the staging is full; a shard calls :meth:`flush` after writing its rows and before
+    the rows are read."""
 
     def __init__(self, arrays: Arrays, encoder: SeatEncoder) -> None:
         self.obs = arrays["observation"]
@@ -72,8 +78,11 @@ class RowWriter:
         k = encoder.count_channels
         self.staged = k * NUM_KINDS  # bytes of counts a game (0: the encoder writes its rows)
         self.rest = k < encoder.shape[0]  # channels after the counts, written row by row
-        self.counts = np.zeros((len(self.obs), k, NUM_KINDS), dtype=np.uint8)
+        self.counts = np.zeros((min(len(self.obs), STAGED_ROWS) if k else 0, k, NUM_KINDS),
+                               dtype=np.uint8)
         self.count_bytes = memoryview(self.counts.data).cast("B") if self.counts.size else None
+        self.staged_rows: list[int] = []
+        """the game of each staged row, in staging order"""
         self.scale = encoder.count_scale() if k else None
         self.scaled = self.obs[:, :k]
 
@@ -92,7 +101,13 @@ class RowWriter:
         size = self.staged
         cb = self.count_bytes
         if cb is not None:
-            cb[i * size:(i + 1) * size] = encoder.counts(view, mask)
+            staged = self.staged_rows
+            j = len(staged)
+            if j == STAGED_ROWS:
+                self.flush()
+                j = 0
+            cb[j * size:(j + 1) * size] = encoder.counts(view, mask)
+            staged.append(i)
             if self.rest:
                 encoder.encode_rest_into(view, mask, self.obs[i])
         else:
@@ -103,10 +118,22 @@ class RowWriter:
             oracle[i] = slot.oracle.encode(slot.game, seat)
 
     def flush(self) -> None:
-        """Scale the staged counts into the observation rows (every game's: a row not written
-        since the last flush gets the same values again)."""
-        if self.scale is not None:
-            np.multiply(self.counts, self.scale, out=self.scaled)
+        """Scale the staged counts into their games' observation rows: one multiply for each
+        run of consecutive games (a whole staging in the multi-agent batch, which writes its
+        games in order; the single-learner batch writes some out of order), run after run, so
+        a game written twice keeps its latest rows."""
+        rows = self.staged_rows
+        scale = self.scale
+        if not rows or scale is None:
+            return
+        start = 0
+        for r in range(1, len(rows) + 1):
+            if r == len(rows) or rows[r] != rows[r - 1] + 1:
+                first = rows[start]
+                np.multiply(self.counts[start:r], scale,
+                            out=self.scaled[first:first + r - start])
+                start = r
+        rows.clear()
 
 
 def make_games_shard(arrays: Arrays, first: int, options: EnvOptions,

@@ -12,6 +12,7 @@ import pytest
 
 from mjenv.vector import VectorMahjongEnv, episode_seed
 from mjenv.vector.seeds import check_seed
+from mjenv.vector.shard import STAGED_ROWS
 
 from .helpers import Reference, choose
 
@@ -45,6 +46,27 @@ def test_a_game_is_the_same_in_any_batch_size() -> None:
     large = trajectories(5, 9, 150)
     assert large[:2] == small
     assert sum(step[3] for game in large for step in game) > 0  # auto-resets happened
+
+
+def test_a_batch_larger_than_its_staging_writes_every_row() -> None:
+    """The observations' counts are staged STAGED_ROWS games at a time: a batch of more games
+    scales each staging into the right rows (games of the first, second and last staging,
+    step for step as raw_env)."""
+    n, seed = 2 * STAGED_ROWS + 5, 31
+    env = VectorMahjongEnv(n)
+    batch = env.reset(seed=seed)
+    ref = Reference(n, seed)
+    picked = [0, 1, STAGED_ROWS - 1, STAGED_ROWS, 2 * STAGED_ROWS + 1, n - 1]
+    for t in range(110):
+        for k in picked:
+            want = ref.observe(k)
+            assert np.array_equal(batch.observation[k], want["observation"]), (t, k)
+            assert np.array_equal(batch.action_mask[k], want["action_mask"]), (t, k)
+        actions = choose(batch.action_mask, t)
+        batch = env.step(actions)
+        for k in picked:
+            ref.step(k, int(actions[k]))
+    assert sum(ref.episodes[k] for k in picked) > 0  # and auto-resets happened
 
 
 def test_raw_env_replays_any_game_of_the_batch() -> None:
