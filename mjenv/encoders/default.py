@@ -111,9 +111,9 @@ _F32: Final = np.dtype(np.float32)
 _ndarray: Final = np.ndarray
 _multiply: Final = np.multiply
 _SHAPE: Final = (NUM_CHANNELS, T)
-_RiverMemo = tuple[list[int], bytes, bytes, bytes, int]
-"""A river block with what it was made from: (river, counts, claimed counts, planes, length
-scalar)."""
+_RiverMemo = tuple[list[int], int, list[int], bytes, int]
+"""A river block with what it was made from: (the view's river list itself, its stamp then, a
+copy of it, planes, length scalar). Holding the list keeps its identity from being reused."""
 _MELD_PART: Final = MELDS
 """Where the four meld blocks are in ``encode``'s list of rows (one entry a block), ..."""
 _RIVER_PART: Final = _MELD_PART + 4
@@ -257,7 +257,8 @@ class DefaultEncoder(SeatEncoder):
             bytes(view.unseen),
             _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK, _ZERO_MELD_BLOCK,
             _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, sc]
-        all_melds, rivers, flowers = view.melds, view.river, view.flowers
+        all_melds, rivers, flowers, stamps = view.melds, view.river, view.flowers, \
+            view.river_stamps
         meld_memo, river_memo = self._meld_memo, self._river_memo
         for r in range(4):
             s = (me + r) & 3
@@ -271,13 +272,15 @@ class DefaultEncoder(SeatEncoder):
                 parts[_MELD_PART + r] = mm[1]
                 sc[S_HIDDEN_KONGS + r] = mm[2]
                 sc[S_MELD_COUNT + r] = mm[3]
-            # ---- river: a function of the river and its two count arrays (memo by content)
+            # ---- river: a function of the river and its two count arrays, which have not
+            # changed while the same list has the same stamp (SeatView.river_stamps)
             river = rivers[s]
             if river:
-                rc, cc = view.river_counts[s], view.claimed_counts[s]
                 rm = river_memo[s]
-                if rm is None or river != rm[0] or rc != rm[1] or cc != rm[2]:
-                    rm = river_memo[s] = _river_block(river, rc, cc, rm)
+                stamp = stamps[s]
+                if rm is None or rm[0] is not river or rm[1] != stamp:
+                    rm = river_memo[s] = _river_block(river, stamp, view.river_counts[s],
+                                                      view.claimed_counts[s], rm)
                 parts[_RIVER_PART + r] = rm[3]
                 sc[S_RIVER_LEN + r] = rm[4]
             # ---- per-seat scalars
@@ -375,14 +378,14 @@ def _meld_block(ms: list[Meld]) -> tuple[list[Meld], bytes, int, int]:
     return ms[:], bytes(block), hidden, len(ms)
 
 
-def _river_block(river: list[int], counts: bytearray, claimed: bytearray,
+def _river_block(river: list[int], stamp: int, counts: bytearray, claimed: bytearray,
                  prev: _RiverMemo | None) -> _RiverMemo:
-    """One seat's river planes and its length scalar, with copies of what they were made
-    from (the memo's key). The commonest change is one more discard: then the block is
+    """One seat's river planes and its length scalar, with the river list and its stamp (the
+    memo's key) and a copy of it. The commonest change is one more discard: then the block is
     ``prev``'s with its last-discard planes moved down by one (a river only grows, and the
     first discards stay the first). Otherwise it is written afresh into one zeroed block."""
     n = len(river)
-    if prev is not None and len(prev[0]) == n - 1 and river[:-1] == prev[0]:
+    if prev is not None and len(prev[2]) == n - 1 and river[:-1] == prev[2]:
         old = prev[3]
         block = b"".join((_ONE_HOT[river[-1]], old[:_SHIFTED], counts, claimed,
                           counts if n <= EARLY_N else old[_EARLY_OFF:]))
@@ -400,5 +403,4 @@ def _river_block(river: list[int], counts: bytearray, claimed: bytearray,
             for i in range(EARLY_N):
                 fresh[_EARLY_OFF + river[i]] += 1
         block = bytes(fresh)
-    return (river[:], bytes(counts), bytes(claimed), block,
-            n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)
+    return (river, stamp, river[:], block, n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)

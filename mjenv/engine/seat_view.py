@@ -94,11 +94,12 @@ _FIELDS = (
     "claim_tile", "claim_from", "claim_rob", "last_actor", "num_events",
     "over", "result", "revealed",
 )
-"""Every field of a :class:`SeatView` (its ``__slots__`` but ``folds_public``; named here because
-a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
+"""Every field of a :class:`SeatView`: its ``__slots__`` but the bookkeeping of
+``folds_public`` and ``river_stamps``, which equality and pickles leave out (named here
+because a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
 
 PUBLIC_LISTS: Final = ("river", "claimed_by", "river_counts", "claimed_counts", "discards",
-                       "flowers", "wall_taken")
+                       "flowers", "wall_taken", "river_stamps")
 """The fields that are the same for every seat of a table, whatever it sees: a
 :class:`TableViews` keeps one copy of them for its four views."""
 
@@ -147,6 +148,12 @@ class SeatView:
         how many tiles ``s`` has taken from the wall (its deal, draws, replacements and flowers
         drawn in play); with per-seat walls (the botzone profile) :meth:`seat_tiles_left` turns
         it into the tiles left in ``s``'s part.
+    ``river_stamps[s]``
+        a number that changes whenever ``river[s]``, ``claimed_by[s]``, ``river_counts[s]``
+        or ``claimed_counts[s]`` change, and never comes back while those lists live (a new
+        hand, :meth:`restart`, moves it on too): a memo that holds the river list can tell it
+        unchanged by its stamp, without comparing contents (the default encoder does). Not
+        part of the view's content: equality and pickles leave it out.
     ``unseen``
         34 counts: 4 minus every copy this seat has seen (its own hand and melds, every face-up
         meld tile, every discard whether still in the pool or claimed, an added kong's tile, a
@@ -167,7 +174,7 @@ class SeatView:
         kongs per seat (None before the end).
     """
 
-    __slots__ = (*_FIELDS, "folds_public")
+    __slots__ = (*_FIELDS, "folds_public", "river_stamps")
 
     def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
                  num_tiles: int = 144) -> None:
@@ -191,6 +198,7 @@ class SeatView:
         self.folds_public = True
         """False for the views of a :class:`TableViews` but its first, whose
         :data:`PUBLIC_LISTS` are the first view's: the table folds those once."""
+        self.river_stamps: list[int] = [0, 0, 0, 0]
         self.restart(dealer=dealer, prevalent_wind=prevalent_wind)
 
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
@@ -217,6 +225,7 @@ class SeatView:
                 self.discards[s].clear()
                 self.flowers[s].clear()
                 self.wall_taken[s] = 0
+                self.river_stamps[s] += 1
         self.tiles_left = self.num_tiles
         self.unseen[:] = _ALL_UNSEEN
         self.last_discard = -1
@@ -318,6 +327,7 @@ class SeatView:
                 self.claimed_by[s].append(-1)
                 self.river_counts[s][t] += 1
                 self.discards[s].append(t)
+                self.river_stamps[s] += 1
             self.last_discard = self.claim_tile = t
             self.last_discarder = self.claim_from = s
         elif isinstance(e, Flower):
@@ -390,6 +400,7 @@ class SeatView:
         pool.pop()
         self.claimed_by[discarder][-1] = claimer
         self.claimed_counts[discarder][t] += 1
+        self.river_stamps[discarder] += 1
 
     def _move_to_meld(self, s: int, t: int, n: int) -> None:
         """``n`` copies of ``t`` go from ``s``'s hand to a face-up meld."""
@@ -463,6 +474,7 @@ class SeatView:
         v.claimed_counts = [c[:] for c in self.claimed_counts]
         v.discards = [d[:] for d in self.discards]
         v.flowers = [f[:] for f in self.flowers]
+        v.river_stamps = self.river_stamps[:]
         return v
 
     def __reduce__(self) -> tuple[Callable[[tuple[object, ...]], SeatView],
@@ -580,6 +592,7 @@ def _share_public(view: SeatView, first: SeatView) -> None:
     view.discards = first.discards
     view.flowers = first.flowers
     view.wall_taken = first.wall_taken
+    view.river_stamps = first.river_stamps
     view.folds_public = False
 
 

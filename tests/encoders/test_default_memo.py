@@ -1,7 +1,8 @@
-"""``mjenv-v1`` reuses blocks between calls (meld and river blocks memoised by content, a river
-block grown from the one before it by one more discard): whatever the order of the calls and
-whichever view they come from, an observation is exactly what a fresh encoder, with nothing
-remembered, makes from a view folded afresh."""
+"""``mjenv-v1`` reuses blocks between calls (meld blocks memoised by content, river blocks by the
+river list and its stamp, a river block grown from the one before it by one more discard):
+whatever the order of the calls and whichever view they come from (separate views, clones, or
+one table's views reused from hand to hand as a batch reuses them), an observation is exactly
+what a fresh encoder, with nothing remembered, makes from a view folded afresh."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from mjenv import actions as A
 from mjenv.encoders import make_encoder
 from mjenv.engine import BOTZONE, MCR, Game, RuleConfig, SeatView
-from mjenv.engine.seat_view import fold
+from mjenv.engine.seat_view import TableViews, fold
 
 RULES = {"mcr": MCR, "botzone": BOTZONE, "penalize": RuleConfig(false_win="penalize")}
 
@@ -24,23 +25,32 @@ def _mask(legal: list[int]) -> np.ndarray:
     return m
 
 
+@pytest.mark.parametrize("views_from", ["separate", "table"])
 @pytest.mark.parametrize("name", sorted(RULES))
-def test_remembered_blocks_give_what_a_fresh_encoder_gives(name: str) -> None:
+def test_remembered_blocks_give_what_a_fresh_encoder_gives(name: str, views_from: str) -> None:
     rules = RULES[name]
     kept = make_encoder("mjenv-v1", rules)  # one encoder for the whole run, as an env holds
     checked = 0
+    table: TableViews | None = None
     for seed in range(25):
         rng = random.Random(seed)
         dealer = seed % 4 if rules.fixed_dealer is None else rules.fixed_dealer
         g = Game(rules, seed=seed, dealer=dealer, prevalent_wind=seed % 4)
         views = [SeatView(s, dealer=g.dealer, prevalent_wind=g.prevalent_wind,
                           num_tiles=rules.num_tiles) for s in range(4)]
+        if table is None:
+            table = TableViews.of_game(g)
+        else:  # the same lists, emptied: only their stamps tell the new hand's rivers apart
+            table.restart(dealer=g.dealer, prevalent_wind=g.prevalent_wind)
         while True:
             # every seat, in a shuffled order, some through a clone: the memo meets contents
             # out of order and from other objects, as a vector of envs or a critic's state does
             for s in rng.sample(range(4), 4):
-                v = views[s]
-                v.extend(g.events[v.num_events:])
+                if views_from == "table":
+                    v = table.view(s, g.events)
+                else:
+                    v = views[s]
+                    v.extend(g.events[v.num_events:])
                 if rng.random() < 0.2:
                     v = v.clone()
                 mask = _mask(g.legal_actions(s))
