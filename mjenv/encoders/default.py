@@ -12,10 +12,12 @@ Every cell is an integer count times a fixed per-cell scale (1, 1/4, 1/8, 1/wall
 ``encode`` joins the counts as bytes, plane by plane, and one numpy cast and multiply by the
 precomputed scale array make the float32 observation: a new array per call of ``encode``, or
 written into a given array by ``encode_into`` (a batch's row: no new array). Each seat's meld
-planes and river planes are memoized by content: the encoder keeps the last block made for each
-seat with a copy of what it was made from (the meld list; the river and its two count arrays)
-and reuses it only when the view at hand holds equal content, so any view (another seat's, a
-clone, a later one) gets exactly what computing afresh would give. A river that grew by one
+planes and river planes are memoized: the encoder keeps the last block made for each seat with
+what it was made from, and reuses it only when the view at hand holds the same content, so any
+view (another seat's, a clone, a later one) gets exactly what computing afresh would give. A
+meld block is keyed by a copy of the meld list; a river block by the river list itself and its
+stamp (``SeatView.river_stamps``, which changes with the river and its two count arrays and
+never comes back while the list lives). A river that grew by one
 discard since its block was made (the commonest change) gets the old block with its
 last-discard planes moved down by one (tests/encoders/test_default_memo.py checks both against
 a fresh encoder).
@@ -216,7 +218,8 @@ class DefaultEncoder(SeatEncoder):
         self._per_seat = rules.wall_layout == "per_seat"
         # the last meld block / river block made for each seat (melds: two slots, the seat's
         # own view and the others', which differ by its hidden concealed kongs), reused when
-        # the same content comes again (from any view: the memo is keyed by content)
+        # the same content comes again (from any view: melds keyed by content, rivers by the
+        # river list and its stamp)
         self._meld_memo: list[tuple[list[Meld], bytes, int, int] | None] = [None] * 8
         self._river_memo: list[_RiverMemo | None] = [None] * 4
 

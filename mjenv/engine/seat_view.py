@@ -584,15 +584,9 @@ class TableViews:
 
 
 def _share_public(view: SeatView, first: SeatView) -> None:
-    """Make ``view`` read ``first``'s public lists, which ``first`` folds for both."""
-    view.river = first.river
-    view.claimed_by = first.claimed_by
-    view.river_counts = first.river_counts
-    view.claimed_counts = first.claimed_counts
-    view.discards = first.discards
-    view.flowers = first.flowers
-    view.wall_taken = first.wall_taken
-    view.river_stamps = first.river_stamps
+    """Make ``view`` read ``first``'s :data:`PUBLIC_LISTS`, which ``first`` folds for both."""
+    for name in PUBLIC_LISTS:
+        setattr(view, name, getattr(first, name))
     view.folds_public = False
 
 

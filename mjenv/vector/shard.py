@@ -103,7 +103,7 @@ class RowWriter:
         if cb is not None:
             staged = self.staged_rows
             j = len(staged)
-            if j == STAGED_ROWS:
+            if j == len(self.counts):  # full (a batch smaller than STAGED_ROWS stages fewer)
                 self.flush()
                 j = 0
             cb[j * size:(j + 1) * size] = encoder.counts(view, mask)
