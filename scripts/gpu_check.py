@@ -1,7 +1,7 @@
 """The PPO learner on the GPU against the CPU: a short PPO stage on each device, with the
 learner's decisions per second and the wall times (issue 18, point 4).
 
-    python3 scripts/gpu_check.py               # a few minutes (estimate: 3 on 16 cores + a GPU)
+    python3 scripts/gpu_check.py               # about a minute on an H200 with 16 cores
     python3 scripts/gpu_check.py --quick       # seconds: a smoke run of the script itself
     python3 scripts/gpu_check.py --json result.json
 
@@ -14,7 +14,14 @@ shipped configs' 32 channels x 2 blocks, and a larger 128 x 6), it runs
   decisions/s (``time/learner_decisions_per_second``: rows through forward and backward per
   second of the update), each averaged over the updates after the first (warm-up);
 * the learner alone: ``ppo_update`` on a fixed batch of real observations, timed after a
-  warm-up, so the number says what the device does for the update without the rollout.
+  warm-up, so the number says what the device does for the update without the rollout; on the
+  GPU with cuDNN's deterministic kernels (what training uses, ``common.learner_device``) and
+  with its default choice, alternated over ``--rounds``, so the price of repeatable runs is
+  measured (medians);
+* repeatability on each device: the same short run twice from the same seeds, its final
+  weights and metrics compared exactly (ppo.py says a run is reproducible on its device);
+* portability: the GPU run's checkpoint loaded on the CPU and its forward pass compared with
+  the GPU's on the same observations.
 
 It installs nothing. It needs what ``pip install -e '.[train]'`` gives: torch, numpy,
 gymnasium, pettingzoo (matplotlib and tensorboard are optional). Note that torch from PyPI for
@@ -23,10 +30,17 @@ machines); a machine's own CUDA torch (another version, e.g. 2.11) works as well
 uses nothing newer. Without the package installed (a GPU machine with no network), it runs
 from this checkout: ``mjenv`` from the repository root and ``agents/`` as ``mjenv_agents``
 through a temporary shim (with the agent entry points of pyproject.toml, so specs such as
-``greedy`` resolve). Missing pure-Python wheels can be carried and put on the path first::
+``greedy`` resolve). Missing pure-Python wheels (gymnasium, pettingzoo, farama-notifications)
+can be carried and put on the path first::
 
-    python3 -m pip install -q --no-index --no-deps --target /tmp/site runs/gpu-wheels/*.whl
-    PYTHONPATH=/tmp/site python3 scripts/gpu_check.py --json $OUT/gpu_check.json
+    python3 -m pip install -q --no-index --no-deps --target /tmp/site wheels/*.whl
+    PYTHONPATH=/tmp/site python3 scripts/gpu_check.py --json gpu_check.json
+
+The compiled modules load only in the Python they were built for; where the GPU machine's
+Python differs, build them for it in a copy of the checkout (``python3.12 setup.py build_ext
+--inplace`` with mypy 2.4.1 installed in that Python) and carry that copy, or the rollout runs
+as plain Python (slower; the learner's figures do not change). docs/training.md has the H200's
+results.
 
 Results are reproducible from the seeds on each device; CPU and CUDA differ in the last bits
 of the floating point (different kernels), so the two runs play differently after the first
@@ -115,13 +129,17 @@ def _stage(device: str, size: tuple[int, int], args: argparse.Namespace,
 
 
 def _learner(device: str, size: tuple[int, int], batch: Any, args: argparse.Namespace,
-             ) -> dict[str, Any]:
-    """``ppo_update`` alone on ``batch`` (real observations): decisions/s after a warm-up."""
+             deterministic: bool = True) -> dict[str, Any]:
+    """``ppo_update`` alone on ``batch`` (real observations): decisions/s after a warm-up, the
+    median of ``--rounds`` timings. ``deterministic``: cuDNN's deterministic kernels, as
+    training sets them on a GPU, or its default choice."""
     import torch
 
     from mjenv_agents.policy import PolicyConfig, PolicyNet
     from mjenv_agents.train import ppo
 
+    torch.backends.cudnn.deterministic = deterministic
+    torch.backends.cudnn.benchmark = False
     torch.manual_seed(0)
     channels, blocks = size
     net = PolicyNet(PolicyConfig(channels=channels, blocks=blocks, features="shanten-v1"))
@@ -130,17 +148,19 @@ def _learner(device: str, size: tuple[int, int], batch: Any, args: argparse.Name
     run = ppo.Args(epochs=args.epochs, minibatch_size=args.minibatch)
     generator = torch.Generator().manual_seed(0)
     ppo.ppo_update(net, optimizer, batch, run, generator)  # warm-up: kernels, allocator
-    if device.startswith("cuda"):
-        torch.cuda.synchronize()
-    began = time.perf_counter()
-    for _ in range(args.repeats):
-        ppo.ppo_update(net, optimizer, batch, run, generator)
-    if device.startswith("cuda"):
-        torch.cuda.synchronize()
-    seconds = time.perf_counter() - began
-    rows = len(batch) * args.epochs * args.repeats
-    return {"update_s": seconds / args.repeats, "learner_decisions_per_s": rows / seconds,
-            "batch": len(batch)}
+    rates = []
+    for _ in range(args.rounds):
+        if device.startswith("cuda"):
+            torch.cuda.synchronize()
+        began = time.perf_counter()
+        for _ in range(args.repeats):
+            ppo.ppo_update(net, optimizer, batch, run, generator)
+        if device.startswith("cuda"):
+            torch.cuda.synchronize()
+        rates.append(len(batch) * args.epochs * args.repeats / (time.perf_counter() - began))
+    rate = statistics.median(rates)
+    return {"update_s": len(batch) * args.epochs / rate, "learner_decisions_per_s": rate,
+            "rounds": rates, "batch": len(batch), "cudnn_deterministic": deterministic}
 
 
 def _real_batch(size: int) -> Any:
@@ -160,6 +180,63 @@ def _real_batch(size: int) -> Any:
                        ("obs", "mask", "action", "logprob", "value", "advantage", "ret")))
 
 
+def _weights_and_metrics(out: Path) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    from mjenv_agents.policy import load_checkpoint
+    from mjenv_agents.train import ppo
+
+    net, _ = load_checkpoint(out / "final.pt", "cpu")
+    with open(out / "metrics.csv", newline="", encoding="utf-8") as fh:
+        rows = [{k: v for k, v in r.items() if k not in (*ppo.TIMINGS, "time")}
+                for r in csv.DictReader(fh)]
+    return net.state_dict(), rows
+
+
+def _repeatable(device: str, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    """The same short PPO run twice on ``device``, as a user runs it: are the final weights
+    and the metrics (speeds and clock left out) exactly equal?"""
+    from mjenv_agents.train import ppo
+
+    results = []
+    for attempt in range(2):
+        out = tmp / f"repeat-{device}-{attempt}"
+        ppo.train(ppo.Args(seed=3, out=str(out), device=device, threads=0,
+                           updates=args.updates, games=args.games,
+                           decisions_per_update=args.decisions,
+                           minibatch_size=args.minibatch, epochs=args.epochs, channels=32,
+                           blocks=2, features="shanten-v1", opponents=("self",),
+                           opponent_weights=(1.0,), checkpoint_interval=1000, eval_deals=1,
+                           eval_opponent="random", learning_rate=3e-4))
+        results.append(_weights_and_metrics(out))
+    (wa, ma), (wb, mb) = results
+    diff = max(float((wa[k].double() - wb[k].double()).abs().max()) for k in wa)
+    return {"weights_identical": diff == 0.0, "max_weight_difference": diff,
+            "metrics_identical": ma == mb}
+
+
+def _portable(tmp: Path) -> dict[str, Any]:
+    """The GPU run's checkpoint on the CPU: its logits and values against the GPU's on real
+    observations (the same network; the kernels differ in the last bits)."""
+    import torch
+
+    from mjenv_agents.policy import load_checkpoint
+
+    path = tmp / "repeat-cuda-0" / "final.pt"
+    batch = _real_batch(256)
+    outputs = []
+    for device in ("cuda", "cpu"):
+        net, _ = load_checkpoint(path, device)
+        with torch.no_grad():
+            logits, value = net(batch.obs.to(device), batch.mask.to(device))
+        outputs.append((logits.float().cpu(), value.float().cpu()))
+    (lg, vg), (lc, vc) = outputs
+    legal = batch.mask.bool()
+    same_choice = bool((lg.masked_fill(~legal, -1e9).argmax(1)
+                        == lc.masked_fill(~legal, -1e9).argmax(1)).float().mean() == 1.0)
+    return {"max_logit_difference": float((lg - lc)[legal].abs().max()),
+            "max_value_difference": float((vg - vc).abs().max()),
+            "same_greedy_actions": same_choice}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes: check the script")
@@ -168,15 +245,18 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=2048, help="per update")
     parser.add_argument("--minibatch", type=int, default=512)
     parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--repeats", type=int, default=2, help="timed learner-only updates")
+    parser.add_argument("--repeats", type=int, default=2,
+                        help="learner-only updates in one timing")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="timings of the learner alone (the median is reported)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--from-source", action="store_true",
                         help="import this checkout through the shim even if installed")
     ns = parser.parse_args()
     sizes = [(32, 2), (128, 6)]
     if ns.quick:
-        ns.updates, ns.games, ns.decisions, ns.minibatch, ns.epochs, ns.repeats = \
-            2, 4, 64, 32, 1, 1
+        ns.updates, ns.games, ns.decisions, ns.minibatch, ns.epochs, ns.repeats, ns.rounds = \
+            2, 4, 64, 32, 1, 1, 1
         sizes = [(8, 1)]
     _shim(ns.from_source)
     env = _environment()
@@ -208,6 +288,27 @@ def main() -> int:
                 cpu, gpu = (results["learner"][f"{label}/{d}"]["learner_decisions_per_s"]
                             for d in ("cpu", "cuda"))
                 print(f"net {label:>6}: learner speed-up on the GPU {gpu / cpu:.1f}x")
+                # the price of repeatable GPU runs: cuDNN's default kernels against the
+                # deterministic ones training uses, alternated
+                pairs = [(_learner("cuda", size, batch, ns, deterministic=False),
+                          _learner("cuda", size, batch, ns)) for _ in range(2)]
+                ratios = [free["learner_decisions_per_s"] / fixed["learner_decisions_per_s"]
+                          for free, fixed in pairs]
+                results["learner"][f"{label}/cuda-default-kernels"] = {
+                    "pairs": pairs, "default_over_deterministic": ratios}
+                print(f"net {label:>6}: cuDNN's default kernels against the deterministic "
+                      f"ones: {' '.join(f'{r:.2f}x' for r in ratios)}", flush=True)
+        results["repeatable"] = {}
+        for device in devices:
+            check = _repeatable(device, ns, Path(tmp))
+            results["repeatable"][device] = check
+            print(f"same run twice on {device:>4}: weights identical "
+                  f"{check['weights_identical']} (max difference "
+                  f"{check['max_weight_difference']:.3g}), metrics identical "
+                  f"{check['metrics_identical']}", flush=True)
+        if "cuda" in devices:
+            results["portable"] = _portable(Path(tmp))
+            print(f"GPU checkpoint on the CPU: {results['portable']}", flush=True)
     if ns.json is not None:
         ns.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -219,8 +219,8 @@ def train(args: Args, data: Dataset | None = None) -> Path:
     the data set of ``args`` (tests)."""
     if args.threads:
         torch.set_num_threads(args.threads)
+    device = common.learner_device(args.device)  # a missing GPU fails before anything is written
     out = common.prepare_folder(args, _HEADER)
-    device = common.resolve_device(args.device)
     net = make_net(args).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     step = 0

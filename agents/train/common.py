@@ -99,6 +99,22 @@ def resolve_device(name: str) -> Any:
     return torch.device(name)
 
 
+def learner_device(name: str) -> Any:
+    """:func:`resolve_device` for a stage that trains, with cuDNN's deterministic kernels on a
+    GPU, so that the same seeds give the same run there too. cuDNN otherwise picks kernels
+    whose sums run in no fixed order: on an H200 (scripts/gpu_check.py) the same short PPO run
+    twice ended with weights up to 0.003 apart and other metrics; with the deterministic
+    kernels the two runs were identical, at a cost within the run-to-run noise of the
+    learner's speed (docs/training.md). The setting is the process's (torch has no other)."""
+    import torch
+
+    device = resolve_device(name)
+    if device.type == "cuda":
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    return device
+
+
 # ------------------------------------------------------------------ config files and overrides
 
 def args_from_dict(cls: type[ArgsT], data: Mapping[str, Any], where: str = "config") -> ArgsT:

@@ -49,8 +49,9 @@ network in hands that straddle an update are corrected by the ratio against the 
 recorded when they were played (the clipping bounds it).
 
 **The learner's device.** ``device = "cuda"`` trains on the GPU (each update's batch moved
-there once; the minibatch order and the action sampling stay on CPU generators, so a run is
-reproducible on its device), and the in-process rollout's batched inference runs there too;
+there once; the minibatch order and the action sampling stay on CPU generators, and cuDNN
+runs its deterministic kernels (:func:`~mjenv_agents.train.common.learner_device`), so a run
+is reproducible on its device), and the in-process rollout's batched inference runs there too;
 worker processes and actors infer on their CPU. ``auto`` takes the GPU when torch sees one;
 ``cuda`` where it sees none is a one-line error before anything is written
 (:func:`~mjenv_agents.train.common.resolve_device`).
@@ -981,7 +982,7 @@ def train(args: Args) -> Path:
     """Run (or resume) PPO; returns the path of ``final.pt``. SIGTERM unwinds like Ctrl-C
     (mjenv.procs.sigterm_raises), so the rollout workers, a local Ray among them, are stopped
     however the run ends."""
-    device = common.resolve_device(args.device)  # a missing GPU fails before anything is written
+    device = common.learner_device(args.device)  # a missing GPU fails before anything is written
     if args.threads:
         torch.set_num_threads(args.threads)
     out = common.prepare_folder(args, _HEADER)

@@ -109,6 +109,15 @@ def test_same_seed_same_updates(tmp_path: Path, data: bc.Dataset) -> None:
     assert _same(_weights(runs["a"] / "final.pt"), _weights(runs["b"] / "final.pt"))
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU torch can see")
+def test_cloning_on_the_gpu_is_reproducible(tmp_path: Path, data: bc.Dataset) -> None:
+    """``device = "cuda"``: the same seed gives the same weights on the GPU (cuDNN's
+    deterministic kernels); the checkpoint loads on the CPU. Skipped without a GPU."""
+    for name in ("a", "b"):
+        bc.train(_args(tmp_path / name, device="cuda"), data)
+    assert _same(_weights(tmp_path / "a" / "final.pt"), _weights(tmp_path / "b" / "final.pt"))
+
+
 def test_resume_matches_uninterrupted(tmp_path: Path, data: bc.Dataset,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     whole, broken = tmp_path / "whole", tmp_path / "broken"
@@ -163,6 +172,14 @@ def test_bad_configs_refused(tmp_path: Path) -> None:
     assert args.epochs == 3 and args.out == str(tmp_path / "x")
     text = bc.args_to_toml(args)
     assert bc.args_from_dict(tomllib.loads(text)) == args
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the machine without a GPU")
+def test_a_missing_gpu_is_refused_before_the_run_folder_is_written(tmp_path: Path,
+                                                                    data: bc.Dataset) -> None:
+    with pytest.raises(ValueError, match="device = 'cuda' asked for, but "):
+        bc.train(_args(tmp_path / "gpu", device="cuda"), data)
+    assert not (tmp_path / "gpu").exists()
 
 
 def test_other_config_in_same_folder_refused(tmp_path: Path, data: bc.Dataset) -> None:

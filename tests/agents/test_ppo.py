@@ -361,6 +361,23 @@ def test_devices(tmp_path: Path) -> None:
     assert not (tmp_path / "gpu").exists()
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU torch can see")
+def test_a_run_on_the_gpu_is_reproducible_resumes_and_loads_on_the_cpu(tmp_path: Path) -> None:
+    """``device = "cuda"``: the learner and the rollout's inference on the GPU. The same seeds
+    give the same weights there, also across a stop and resume (cuDNN's deterministic
+    kernels, common.learner_device), and the checkpoints load on a CPU machine. Run on a lent
+    GPU (scripts/gpu_check.py says how); skipped elsewhere."""
+    whole = ppo.train(_args(tmp_path / "whole", device="cuda"))
+    net, extra = load_checkpoint(whole, "cpu")
+    assert extra["update"] == 2 and next(net.parameters()).device.type == "cpu"
+    resumed = tmp_path / "resumed"
+    ppo.train(_args(resumed, device="cuda"))
+    (resumed / "final.pt").unlink()  # as if stopped after the first update's checkpoint
+    ppo.train(_args(resumed, device="cuda"))
+    assert [r["step"] for r in _rows(resumed) if r["ppo/policy_loss"]] == ["1", "2"]
+    assert _same(_weights(whole), _weights(resumed / "final.pt"))
+
+
 def test_a_fresh_network_gets_the_hint_bias_with_the_rule_features() -> None:
     """PPO without ``init`` builds its network as cloning does (PolicyConfig.fresh): the hint
     bias comes with a feature set holding the rule part, and only then."""
