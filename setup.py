@@ -40,6 +40,7 @@ COMPILED_MODULES = [
     "mjenv/engine/wall.py",
     "mjenv/encoders/default.py",
     "mjenv/encoders/shanten_planes.py",
+    "mjenv/encoders/shanten_encoder.py",
     "mjenv/vector/slot.py",
     "mjenv/vector/shard.py",
 ]

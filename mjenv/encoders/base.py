@@ -72,30 +72,30 @@ class SeatEncoder(Encoder):
         write there directly saves a new array and a copy per decision; this default copies."""
         out[...] = self.encode(view, mask)
 
-    # ---- optional: observations whose first channels are integer counts times fixed scales
+    # ---- optional: observations made of integer counts and fixed factors
     count_channels: ClassVar[int] = 0
-    """How many leading channels (of ``shape[0]``) are an integer count (0-255) times a fixed
-    per-cell scale, as :meth:`counts` and :meth:`count_scale` give them; 0 for an encoder that
-    does not write its observation that way. Why: a batch of games then stages every game's
-    counts as bytes and scales them all in one numpy call per step, instead of one small
-    multiply per game (mjenv.vector's row writer)."""
+    """``shape[0]`` for an encoder whose every cell is an integer count (0-255) times a fixed
+    per-cell scale or divided by a fixed per-cell divisor, as :meth:`counts`,
+    :meth:`count_scale` and :meth:`count_divisor` give them; 0 for an encoder that does not
+    write its observation that way. Why: a batch of games then stages every game's counts as
+    bytes and turns them all into the observation in one or two numpy calls per step,
+    instead of small numpy calls per game (mjenv.vector's row writer)."""
 
     def counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
-        """The first :attr:`count_channels` channels as counts, one byte a cell, row-major:
-        the observation there is these counts times :meth:`count_scale`, cell by cell."""
+        """The observation as counts, one byte a cell, row-major (``count_channels`` * 34)."""
         raise NotImplementedError(f"{self.name} writes no counts (count_channels = 0)")
 
     def count_scale(self) -> npt.NDArray[np.float32]:
-        """The (count_channels, 34) float32 scales of :meth:`counts` (read-only, shared)."""
+        """The (S, 34) float32 scales of the first S channels (read-only, shared): there the
+        observation is the counts times these, cell by cell."""
         raise NotImplementedError(f"{self.name} writes no counts (count_channels = 0)")
 
-    def encode_rest_into(self, view: SeatView, mask: npt.NDArray[np.int8],
-                         out: npt.NDArray[np.generic]) -> None:
-        """Write the channels after the first :attr:`count_channels` into ``out`` (a whole
-        row of ``shape``; the count channels are left as they are). Nothing to write when the
-        counts are the whole observation."""
-        if self.count_channels < self.shape[0]:
-            raise NotImplementedError(f"{self.name} must write its channels after the counts")
+    def count_divisor(self) -> npt.NDArray[np.float32] | None:
+        """The (count_channels - S, 34) float32 divisors of the channels after the scaled ones
+        (read-only, shared): there the observation is the counts divided by these, cell by
+        cell; None when the scales cover every channel. A quotient, for values that a product
+        with the reciprocal would round otherwise (the ``shanten-v1`` planes' count / 40)."""
+        return None
 
 
 class OracleEncoder(Encoder):

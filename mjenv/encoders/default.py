@@ -240,10 +240,6 @@ class DefaultEncoder(SeatEncoder):
     def count_scale(self) -> npt.NDArray[np.float32]:
         return self._scale
 
-    def encode_rest_into(self, view: SeatView, mask: npt.NDArray[np.int8],
-                         out: npt.NDArray[np.generic]) -> None:
-        pass  # the counts are the whole observation
-
     def _counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
         """The observation's integer counts, row by row, as bytes (see the module docstring)."""
         me = view.seat

@@ -36,6 +36,12 @@ a batch of a thousand games keeps a thousand memos, so full collections came oft
 take a fifth of a decision's time (mjenv.vector, N = 1,024: 66 µs a decision at 128 entries,
 52-57 µs at 4; docs/vector.md). The memo is cleared when full: a result never depends on it.
 
+The planes are made as counts, one byte a cell (:meth:`ShantenPlanes.counts`: 0 or 1, and the
+unseen copies capped at 40 on planes 3 and 9), and are those counts divided by
+:data:`PLANE_DIVISOR`: a batch of games (mjenv.vector) stages them with the ``mjenv-v1`` counts
+and turns them into float32 in one numpy call a step, and :meth:`ShantenPlanes.fill` does the
+same for one decision.
+
 The analyses are :func:`mjenv.shanten.discard_outcome_masks` (a discard decision: the shanten
 after each discard and the useful tiles after each best one, sharing the hand's work across
 its discards) and :func:`mjenv.shanten.useful_counts` (a claim decision's hand). setup.py
@@ -68,12 +74,32 @@ PUNG_SAME: Final = 11
 CHOW_BETTER: Final = 12
 CHOW_SAME: Final = 13
 USEFUL_NOW: Final = 14
-UKEIRE_SCALE: Final = 40.0
+UKEIRE_CAP: Final = 40
+"""Planes 3 and 9 are unseen copies / 40, capped at 1: their count is capped at 40."""
 MEMO_CAPACITY: Final = 4
 """Entries per memo table before it is cleared: about one per seat of the encoder's game (see
 the module docstring for why not more)."""
 
 _NO_TILES: Final = bytes(T)
+_ROWS: Final = tuple(bytes((v,)) * T for v in range(UKEIRE_CAP + 1))
+"""A plane of 34 equal counts, by count: the broadcast planes."""
+
+
+def _divisor() -> npt.NDArray[np.float32]:
+    divisor = np.ones((NUM_PLANES, T), dtype=np.float32)
+    divisor[DISCARD_UKEIRE] = UKEIRE_CAP
+    divisor[UKEIRE_NOW] = UKEIRE_CAP
+    divisor.setflags(write=False)
+    return divisor
+
+
+PLANE_DIVISOR: Final = _divisor()
+"""(15, 34) float32: the planes are :meth:`ShantenPlanes.counts` divided by these, cell by cell
+(1 on the 0/1 planes, 40 on planes 3 and 9). A division, not a product with 1/40: the float32
+quotient of a count by 40 is the value the planes have always had (the count / 40 in double,
+rounded to float32) for every count from 0 to 40, where the product with float32(1/40) is one
+bit off for 7 of them."""
+_FLAT_DIVISOR: Final = PLANE_DIVISOR.reshape(-1)
 _MELD_TAGS: Final = tuple(bytes((n,)) for n in range(5))
 """The meld count's byte, appended to a hand's counts to key the memo."""
 
@@ -117,8 +143,9 @@ def _chow_tiles(chow_id: int) -> tuple[int, int, int]:
 
 
 class ShantenPlanes:
-    """Fills the 15 ``shanten-v1`` planes of one decision (see the module docstring); one per
-    encoder, its memo shared by every seat it encodes (results never depend on the memo)."""
+    """The 15 ``shanten-v1`` planes of one decision, as counts (:meth:`counts`) or float32
+    (:meth:`fill`); see the module docstring. One per encoder, its memo shared by every seat it
+    encodes (results never depend on the memo)."""
 
     def __init__(self, capacity: int = MEMO_CAPACITY) -> None:
         self.capacity = capacity
@@ -128,13 +155,20 @@ class ShantenPlanes:
 
     def fill(self, flat: npt.NDArray[np.float32], hand: list[int], n_melds: int,
              unseen: list[int], mask: npt.NDArray[np.generic]) -> None:
-        """Write the planes of one decision into ``flat``, a zeroed float32 array of
-        15 * 34 cells (plane-major): ``hand`` the 34 standing counts (a drawn tile included),
-        ``n_melds`` the seat's melds, ``unseen`` its 34 unseen counts, ``mask`` the 235
-        legal-action mask (any integer or bool dtype)."""
+        """Write the planes of one decision into ``flat``, a float32 array of 15 * 34 cells
+        (plane-major; every cell is written): :meth:`counts` over :data:`PLANE_DIVISOR`."""
+        np.divide(np.frombuffer(self.counts(hand, n_melds, unseen, mask), dtype=np.uint8),
+                  _FLAT_DIVISOR, out=flat)
+
+    def counts(self, hand: list[int], n_melds: int, unseen: list[int],
+               mask: npt.NDArray[np.generic]) -> bytes:
+        """The planes of one decision as counts, 15 * 34 bytes (plane-major): ``hand`` the 34
+        standing counts (a drawn tile included), ``n_melds`` the seat's melds, ``unseen`` its
+        34 unseen counts, ``mask`` the 235 legal-action mask (any integer or bool dtype)."""
+        cells = bytearray(NUM_PLANES * T)
         counts = bytes(hand)
         if counts == _NO_TILES:
-            return
+            return bytes(cells)
         bits = mask.tobytes() if mask.itemsize == 1 else mask.astype(np.int8).tobytes()
         if len(bits) != NUM_ACTIONS:
             raise ValueError(f"the mask has {len(bits)} entries, not {NUM_ACTIONS}")
@@ -142,25 +176,25 @@ class ShantenPlanes:
             raise ValueError(f"a seat has 0 to 4 melds, not {n_melds}")
         key = counts + _MELD_TAGS[n_melds]
         if bits.count(0, DISCARD_BASE, DISCARD_BASE + T) < T:  # a discard is legal
-            self._fill_discard(flat, key, hand, n_melds, unseen)
+            self._discard_counts(cells, key, hand, n_melds, unseen)
         else:
-            self._fill_claim(flat, key, hand, n_melds, unseen, bits)
+            self._claim_counts(cells, key, hand, n_melds, unseen, bits)
+        return bytes(cells)
 
     # ---------------------------------------------------------------- discard decisions
-    def _fill_discard(self, flat: npt.NDArray[np.float32], key: bytes,
-                      hand: list[int], n_melds: int, unseen: list[int]) -> None:
+    def _discard_counts(self, cells: bytearray, key: bytes,
+                        hand: list[int], n_melds: int, unseen: list[int]) -> None:
         template = self._discard.get(key)
         if template is None:
             template = self._discard_template(key, hand, n_melds)
         level = template[0]
         best = 2 + template[1]
         for j in range(2, best):
-            flat[template[j]] = 1.0
-        flat[level * T:(level + 1) * T] = 1.0
+            cells[template[j]] = 1
+        cells[level * T:(level + 1) * T] = _ROWS[1]
         at = DISCARD_UKEIRE * T
         for j in range(best, len(template), 2):
-            flat[at + template[j]] = min(1.0, _unseen_of(template[j + 1], unseen)
-                                         / UKEIRE_SCALE)
+            cells[at + template[j]] = min(UKEIRE_CAP, _unseen_of(template[j + 1], unseen))
 
     def _discard_template(self, key: bytes, hand: list[int], n_melds: int) -> Template:
         after, best = discard_outcome_masks(hand, n_melds)
@@ -178,33 +212,33 @@ class ShantenPlanes:
         return template
 
     # ---------------------------------------------------------------- claim decisions
-    def _fill_claim(self, flat: npt.NDArray[np.float32], key: bytes,
-                    hand: list[int], n_melds: int, unseen: list[int], bits: bytes) -> None:
+    def _claim_counts(self, cells: bytearray, key: bytes,
+                      hand: list[int], n_melds: int, unseen: list[int], bits: bytes) -> None:
         now = self._analysis.get(key)
         if now is None:
             now = self._analyse(key, hand, n_melds)
         shanten = now[0]
         useful = now[1:]
         level = _level_row(shanten)
-        flat[level * T:(level + 1) * T] = 1.0
-        flat[UKEIRE_NOW * T:(UKEIRE_NOW + 1) * T] = min(
-            1.0, sum([unseen[u] for u in useful]) / UKEIRE_SCALE)
+        cells[level * T:(level + 1) * T] = _ROWS[1]
+        cells[UKEIRE_NOW * T:(UKEIRE_NOW + 1) * T] = _ROWS[
+            min(UKEIRE_CAP, sum([unseen[u] for u in useful]))]
         at = USEFUL_NOW * T
         for u in useful:
-            flat[at + u] = 1.0
+            cells[at + u] = 1
         if bits.count(0, PUNG_BASE, PUNG_BASE + T) < T:
             for t in range(T):
                 if bits[PUNG_BASE + t]:
                     s = self._after_claim(key, hand, n_melds, t, t)
                     if s <= shanten:
-                        flat[(PUNG_BETTER if s < shanten else PUNG_SAME) * T + t] = 1.0
+                        cells[(PUNG_BETTER if s < shanten else PUNG_SAME) * T + t] = 1
         if bits.count(0, CHOW_BASE, PUNG_BASE) < PUNG_BASE - CHOW_BASE:
             for c in range(PUNG_BASE - CHOW_BASE):
                 if bits[CHOW_BASE + c]:
                     low, a, b = _chow_tiles(c)
                     s = self._after_claim(key, hand, n_melds, a, b)
                     if s <= shanten:
-                        flat[(CHOW_BETTER if s < shanten else CHOW_SAME) * T + low] = 1.0
+                        cells[(CHOW_BETTER if s < shanten else CHOW_SAME) * T + low] = 1
 
     def _after_claim(self, key: bytes, hand: list[int], n_melds: int, a: int, b: int) -> int:
         """The shanten after melding tiles ``a`` and ``b`` of the hand and the best discard.

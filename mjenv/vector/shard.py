@@ -62,13 +62,14 @@ class RowWriter:
     """Writes one seat's observation, mask and oracle planes into a game's rows; the mask goes
     byte by byte through a flat view (cheaper than numpy indexing for a handful of ones).
 
-    An encoder whose first channels are counts times fixed scales (``count_channels``: the
-    ``mjenv-v1`` part of every built-in encoder) has those counts staged here, one byte a cell,
-    :data:`STAGED_ROWS` games at a time, and :meth:`flush` scales the staged games' at once:
-    one numpy multiply for a few dozen games instead of one a game, writing the same float32
-    values (the same uint8 by float32 product, cell by cell). :meth:`write` flushes by itself
-    when the staging is full; a shard calls :meth:`flush` after writing its rows and before
-    the rows are read."""
+    An encoder whose cells are counts and fixed factors (``count_channels``: every built-in
+    encoder but ``ijcai-v1``) has those counts staged here, one byte a cell,
+    :data:`STAGED_ROWS` games at a time, and :meth:`flush` turns the staged games' into float32
+    at once: one numpy multiply (and one divide, for an encoder with divisors) for a few dozen
+    games instead of numpy calls a game, writing the same float32 values (the same uint8 by
+    float32 product or quotient, cell by cell). :meth:`write` flushes by itself when the
+    staging is full; a shard calls :meth:`flush` after writing its rows and before the rows are
+    read."""
 
     def __init__(self, arrays: Arrays, encoder: SeatEncoder) -> None:
         self.obs = arrays["observation"]
@@ -76,15 +77,22 @@ class RowWriter:
         self.oracle = arrays.get("oracle")
         self.mask_bytes = memoryview(self.masks.data).cast("B") if self.masks.size else None
         k = encoder.count_channels
+        if k not in (0, encoder.shape[0]):
+            raise ValueError(f"encoder {encoder.name}: count_channels must be 0 or all "
+                             f"{encoder.shape[0]} channels, not {k}")
         self.staged = k * NUM_KINDS  # bytes of counts a game (0: the encoder writes its rows)
-        self.rest = k < encoder.shape[0]  # channels after the counts, written row by row
         self.counts = np.zeros((min(len(self.obs), STAGED_ROWS) if k else 0, k, NUM_KINDS),
                                dtype=np.uint8)
         self.count_bytes = memoryview(self.counts.data).cast("B") if self.counts.size else None
         self.staged_rows: list[int] = []
         """the game of each staged row, in staging order"""
         self.scale = encoder.count_scale() if k else None
-        self.scaled = self.obs[:, :k]
+        self.divisor = encoder.count_divisor() if k else None
+        s = 0 if self.scale is None else len(self.scale)
+        self.scaled_counts = self.counts[:, :s]
+        self.divided_counts = self.counts[:, s:]
+        self.scaled = self.obs[:, :s]
+        self.divided = self.obs[:, s:]
 
     def write(self, i: int, slot: GameSlot, seat: int) -> None:
         """Game ``i``'s rows: ``seat``'s observation now (``raw_env.observe``), the counts part
@@ -108,8 +116,6 @@ class RowWriter:
                 j = 0
             cb[j * size:(j + 1) * size] = encoder.counts(view, mask)
             staged.append(i)
-            if self.rest:
-                encoder.encode_rest_into(view, mask, self.obs[i])
         else:
             encoder.encode_into(view, mask, self.obs[i])
         oracle = self.oracle
@@ -118,20 +124,24 @@ class RowWriter:
             oracle[i] = slot.oracle.encode(slot.game, seat)
 
     def flush(self) -> None:
-        """Scale the staged counts into their games' observation rows: one multiply for each
-        run of consecutive games (a whole staging in the multi-agent batch, which writes its
-        games in order; the single-learner batch writes some out of order), run after run, so
-        a game written twice keeps its latest rows."""
+        """Turn the staged counts into their games' observation rows: one multiply (and one
+        divide) for each run of consecutive games (a whole staging in the multi-agent batch,
+        which writes its games in order; the single-learner batch writes some out of order),
+        run after run, so a game written twice keeps its latest rows."""
         rows = self.staged_rows
         scale = self.scale
         if not rows or scale is None:
             return
+        divisor = self.divisor
         start = 0
         for r in range(1, len(rows) + 1):
             if r == len(rows) or rows[r] != rows[r - 1] + 1:
                 first = rows[start]
-                np.multiply(self.counts[start:r], scale,
-                            out=self.scaled[first:first + r - start])
+                end = first + r - start
+                np.multiply(self.scaled_counts[start:r], scale, out=self.scaled[first:end])
+                if divisor is not None:
+                    np.divide(self.divided_counts[start:r], divisor,
+                              out=self.divided[first:end])
                 start = r
         rows.clear()
 

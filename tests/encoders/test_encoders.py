@@ -103,10 +103,10 @@ def test_encode_into_writes_what_encode_returns(rules: RuleConfig) -> None:
 
 
 @pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: r.profile)
-def test_counts_times_scale_and_the_rest_make_the_observation(rules: RuleConfig) -> None:
-    """An encoder with count channels (what a batch stages and scales in one multiply): its
-    counts times its scales, with the channels after them written by ``encode_rest_into``,
-    are exactly ``encode``'s values, bit for bit, at every decision of random games."""
+def test_counts_times_scales_and_over_divisors_make_the_observation(rules: RuleConfig) -> None:
+    """An encoder with count channels (what a batch stages and turns into float32 in one or
+    two numpy calls): its counts times its scales, then over its divisors, are exactly
+    ``encode``'s values, bit for bit, at every decision of random games."""
     staged = [n for n in ENCODERS if ENCODERS[n].count_channels]
     assert {"mjenv-v1", "mjenv-v1+shanten"} <= set(staged)
     encs = [make_encoder(n, rules) for n in staged]
@@ -114,15 +114,36 @@ def test_counts_times_scale_and_the_rest_make_the_observation(rules: RuleConfig)
         for _g, _seat, v, mask in _walk(rules, seed):
             for name, e in zip(staged, encs, strict=True):
                 k = e.count_channels
+                assert k == e.shape[0]
                 row = np.full(e.shape, 7.0, dtype=e.dtype)
                 counts = np.frombuffer(e.counts(v, mask), dtype=np.uint8).reshape(k, -1)
-                np.multiply(counts, e.count_scale(), out=row[:k])
-                e.encode_rest_into(v, mask, row)
+                scale, divisor = e.count_scale(), e.count_divisor()
+                s = len(scale)
+                np.multiply(counts[:s], scale, out=row[:s])
+                if divisor is not None:
+                    np.divide(counts[s:], divisor, out=row[s:])
+                else:
+                    assert s == k
                 assert np.array_equal(row, make_encoder(name, rules).encode(v, mask)), name
     plain = make_encoder("ijcai-v1", BOTZONE)
-    assert plain.count_channels == 0
+    assert plain.count_channels == 0 and plain.count_divisor() is None
     with pytest.raises(NotImplementedError, match="writes no counts"):
         plain.counts(v, mask)
+
+
+def test_the_planes_divisor_gives_the_values_the_planes_always_had() -> None:
+    """Planes 3 and 9 are unseen copies / 40, capped at 1: the float32 quotient of the capped
+    count by 40 is the double quotient rounded to float32 for every count (the product with
+    float32(1/40) is not, for 7 of them: why the planes are divided)."""
+    from mjenv.encoders.shanten_planes import PLANE_DIVISOR, UKEIRE_CAP
+
+    counts = np.arange(UKEIRE_CAP + 1, dtype=np.uint8)
+    quotients = np.empty(len(counts), dtype=np.float32)
+    np.divide(counts, PLANE_DIVISOR[3, :1], out=quotients)
+    assert [float(q) for q in quotients] == [
+        float(np.float32(min(1.0, k / 40.0))) for k in range(UKEIRE_CAP + 1)]
+    assert not np.array_equal(counts * np.float32(1 / UKEIRE_CAP), quotients)
+    assert not PLANE_DIVISOR.flags.writeable
 
 
 def test_the_default_encoders_share_one_read_only_scale_array() -> None:
