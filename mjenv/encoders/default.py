@@ -113,9 +113,9 @@ _F32: Final = np.dtype(np.float32)
 _ndarray: Final = np.ndarray
 _multiply: Final = np.multiply
 _SHAPE: Final = (NUM_CHANNELS, T)
-_RiverMemo = tuple[list[int], int, list[int], bytes, int]
-"""A river block with what it was made from: (the view's river list itself, its stamp then, a
-copy of it, planes, length scalar). Holding the list keeps its identity from being reused."""
+_RiverMemo = tuple[list[int], int, int, bytes, int]
+"""A river block with what it was made from: (the view's river list itself, its stamp then, its
+length then, planes, length scalar). Holding the list keeps its identity from being reused."""
 _MELD_PART: Final = MELDS
 """Where the four meld blocks are in ``encode``'s list of rows (one entry a block), ..."""
 _RIVER_PART: Final = _MELD_PART + 4
@@ -379,12 +379,15 @@ def _meld_block(ms: list[Meld]) -> tuple[list[Meld], bytes, int, int]:
 
 def _river_block(river: list[int], stamp: int, counts: bytearray, claimed: bytearray,
                  prev: _RiverMemo | None) -> _RiverMemo:
-    """One seat's river planes and its length scalar, with the river list and its stamp (the
-    memo's key) and a copy of it. The commonest change is one more discard: then the block is
+    """One seat's river planes and its length scalar, with the river list, its stamp (the
+    memo's key) and its length. The commonest change is one more discard: then the block is
     ``prev``'s with its last-discard planes moved down by one (a river only grows, and the
-    first discards stay the first). Otherwise it is written afresh into one zeroed block."""
+    first discards stay the first). The stamps tell it without comparing the lists: every
+    change of a river moves its stamp on by one (SeatView.river_stamps), so the same list one
+    stamp on and one tile longer is ``prev``'s river and a discard. Otherwise the block is
+    written afresh into one zeroed block."""
     n = len(river)
-    if prev is not None and len(prev[2]) == n - 1 and river[:-1] == prev[2]:
+    if prev is not None and prev[0] is river and stamp == prev[1] + 1 and n == prev[2] + 1:
         old = prev[3]
         block = b"".join((_ONE_HOT[river[-1]], old[:_SHIFTED], counts, claimed,
                           counts if n <= EARLY_N else old[_EARLY_OFF:]))
@@ -402,4 +405,4 @@ def _river_block(river: list[int], stamp: int, counts: bytearray, claimed: bytea
             for i in range(EARLY_N):
                 fresh[_EARLY_OFF + river[i]] += 1
         block = bytes(fresh)
-    return (river, stamp, river[:], block, n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)
+    return (river, stamp, n, block, n if n < RIVER_LEN_SCALE else RIVER_LEN_SCALE)

@@ -64,3 +64,38 @@ def test_remembered_blocks_give_what_a_fresh_encoder_gives(name: str, views_from
             seat = g.to_act()[0]
             g.step(seat, rng.choice(g.legal_actions(seat)))
     assert checked > 500
+
+
+def _play_until_river(seed: int, seat: int, length: int) -> tuple[Game, SeatView] | None:
+    """A game of random play stopped when ``seat``'s river first holds ``length`` discards (None
+    if it never does), with ``seat``'s view of it."""
+    rng = random.Random(seed)
+    g = Game(MCR, seed=seed)
+    while not g.is_over:
+        view = fold(g.events, seat, dealer=g.dealer, prevalent_wind=g.prevalent_wind,
+                    num_tiles=MCR.num_tiles)
+        if len(view.river[seat]) == length:
+            return g, view
+        s = g.to_act()[0]
+        g.step(s, rng.choice(g.legal_actions(s)))
+    return None
+
+
+def test_a_river_one_longer_from_another_game_is_not_grown_from_the_remembered_one() -> None:
+    """One encoder encodes a view of one game, then of another game whose river is one discard
+    longer (other lists, whose stamps may be the same numbers): the second observation is made
+    afresh, not from the first game's block."""
+    differ = 0
+    for seed in range(12):
+        first = _play_until_river(seed, 0, 5)
+        second = _play_until_river(seed + 100, 0, 6)
+        if first is None or second is None:
+            continue
+        (_, a), (g, b) = first, second
+        differ += a.river[0] != b.river[0][:5]
+        kept = make_encoder("mjenv-v1", MCR)
+        mask = _mask(g.legal_actions(0))
+        kept.encode(a, mask)
+        fresh = make_encoder("mjenv-v1", MCR).encode(b, mask)
+        assert np.array_equal(kept.encode(b, mask), fresh), seed
+    assert differ >= 5
