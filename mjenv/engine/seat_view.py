@@ -95,8 +95,8 @@ _FIELDS = (
     "over", "result", "revealed",
 )
 """Every field of a :class:`SeatView`: its ``__slots__`` but the bookkeeping of
-``folds_public`` and ``river_stamps``, which equality and pickles leave out (named here
-because a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
+``folds_public``, ``of_table`` and ``river_stamps``, which equality and pickles leave out
+(named here because a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
 
 PUBLIC_LISTS: Final = ("river", "claimed_by", "river_counts", "claimed_counts", "discards",
                        "flowers", "wall_taken", "river_stamps")
@@ -174,7 +174,7 @@ class SeatView:
         kongs per seat (None before the end).
     """
 
-    __slots__ = (*_FIELDS, "folds_public", "river_stamps")
+    __slots__ = (*_FIELDS, "folds_public", "of_table", "river_stamps")
 
     def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
                  num_tiles: int = 144) -> None:
@@ -198,8 +198,11 @@ class SeatView:
         self.folds_public = True
         """False for the views of a :class:`TableViews` but its first, whose
         :data:`PUBLIC_LISTS` are the first view's: the table folds those once."""
+        self.of_table = False
+        """True for the four views of a :class:`TableViews`: only the table folds and restarts
+        them (their public lists are shared), so :meth:`apply` and :meth:`restart` refuse."""
         self.river_stamps: list[int] = [0, 0, 0, 0]
-        self.restart(dealer=dealer, prevalent_wind=prevalent_wind)
+        self._restart(dealer, prevalent_wind)
 
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
         """Make this the view of a new hand before its first event, for the same seat and
@@ -208,7 +211,15 @@ class SeatView:
         new views per hand fed the older generations of Python's garbage collector (with the
         engine's shared action-log entries, the collector's share of a step at N = 1,024 fell
         from 11-12% to 4-5%: docs/vector.md). A reference to a list of this view taken before
-        the restart sees the new hand; :meth:`clone` when the old one must be kept."""
+        the restart sees the new hand; :meth:`clone` when the old one must be kept.
+        ValueError for a view of a :class:`TableViews` (restart the table)."""
+        if self.of_table:
+            raise ValueError("this view is one of a TableViews: restart the table with "
+                             "TableViews.restart, or clone() the view to use it alone")
+        self._restart(dealer, prevalent_wind)
+
+    def _restart(self, dealer: int, prevalent_wind: int) -> None:
+        """:meth:`restart`, for the view itself or its table."""
         _check_seat_number("dealer", dealer)
         _check_seat_number("prevalent_wind", prevalent_wind)
         self.dealer = dealer
@@ -279,7 +290,7 @@ class SeatView:
         identically. ValueError after the final event: a hand has no more, and for a view of
         a :class:`TableViews` (the table folds its four views together).
         """
-        if not self.folds_public:
+        if self.of_table:
             raise ValueError("this view is one of a TableViews: fold the table's events "
                              "with TableViews.catch_up, or clone() the view to fold it alone")
         self._fold(event, True)
@@ -542,6 +553,7 @@ class TableViews:
             v = SeatView(s, dealer=dealer, prevalent_wind=prevalent_wind, num_tiles=num_tiles)
             _share_public(v, first)
             self.views.append(v)
+        first.of_table = True
 
     @classmethod
     def of_game(cls, game: Game) -> TableViews:
@@ -553,7 +565,7 @@ class TableViews:
         """The views of a new hand at the same table (:meth:`SeatView.restart`: the lists are
         emptied in place)."""
         for v in self.views:
-            v.restart(dealer=dealer, prevalent_wind=prevalent_wind)
+            v._restart(dealer, prevalent_wind)
 
     @property
     def num_events(self) -> int:
@@ -588,6 +600,7 @@ def _share_public(view: SeatView, first: SeatView) -> None:
     for name in PUBLIC_LISTS:
         setattr(view, name, getattr(first, name))
     view.folds_public = False
+    view.of_table = True
 
 
 def _restore_table(views: list[SeatView]) -> TableViews:
@@ -596,5 +609,6 @@ def _restore_table(views: list[SeatView]) -> TableViews:
     first = views[0]
     for v in views[1:]:
         _share_public(v, first)
+    first.of_table = True
     table.views = list(views)
     return table

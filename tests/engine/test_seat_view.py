@@ -395,10 +395,18 @@ def test_a_view_of_a_table_folds_only_through_the_table() -> None:
     table = TableViews.of_game(g)
     n = len(g.events) // 2
     table.catch_up(g.events[:n])
-    with pytest.raises(ValueError, match="TableViews"):
-        table.views[1].apply(g.events[n])
-    assert table.views[1] == fold(g.events[:n], 1, dealer=g.dealer,
-                                  prevalent_wind=g.prevalent_wind)  # refused: unchanged
+    for seat in range(4):  # every view, the first (which folds the shared lists) included
+        view = table.views[seat]
+        with pytest.raises(ValueError, match="one of a TableViews: fold the table's events"):
+            view.apply(g.events[n])
+        with pytest.raises(ValueError, match="one of a TableViews: restart the table"):
+            view.restart(dealer=g.dealer, prevalent_wind=g.prevalent_wind)
+    for seat in range(4):  # refused: every view unchanged
+        assert table.views[seat] == fold(g.events[:n], seat, dealer=g.dealer,
+                                         prevalent_wind=g.prevalent_wind)
+    copied = pickle.loads(pickle.dumps(table))
+    with pytest.raises(ValueError, match="TableViews"):  # a table copied refuses as well
+        copied.views[0].apply(g.events[n])
     alone = table.views[1].clone()  # a clone is the seat's own view again, folded alone
     alone.extend(g.events[n:])
     assert alone == SeatView.of_game(g, 1)
