@@ -95,7 +95,7 @@ _FIELDS = (
     "over", "result", "revealed",
 )
 """Every field of a :class:`SeatView`: its ``__slots__`` but the bookkeeping of
-``folds_public``, ``of_table`` and ``river_stamps``, which equality and pickles leave out
+``of_table`` and ``river_stamps``, which equality and pickles leave out
 (named here because a class compiled with mypyc has no ``__slots__`` attribute to read back)."""
 
 PUBLIC_LISTS: Final = ("river", "claimed_by", "river_counts", "claimed_counts", "discards",
@@ -174,7 +174,7 @@ class SeatView:
         kongs per seat (None before the end).
     """
 
-    __slots__ = (*_FIELDS, "folds_public", "of_table", "river_stamps")
+    __slots__ = (*_FIELDS, "of_table", "river_stamps")
 
     def __init__(self, seat: int, *, dealer: int = 0, prevalent_wind: int = 0,
                  num_tiles: int = 144) -> None:
@@ -195,14 +195,12 @@ class SeatView:
         self.unseen: list[int] = [4] * NUM_KINDS
         self.result: HandResult | None = None
         self.revealed: tuple[tuple[int, ...], ...] | None = None
-        self.folds_public = True
-        """False for the views of a :class:`TableViews` but its first, whose
-        :data:`PUBLIC_LISTS` are the first view's: the table folds those once."""
         self.of_table = False
         """True for the four views of a :class:`TableViews`: only the table folds and restarts
-        them (their public lists are shared), so :meth:`apply` and :meth:`restart` refuse."""
+        them (their :data:`PUBLIC_LISTS` are the first view's, which the table folds and empties
+        once), so :meth:`apply` and :meth:`restart` refuse."""
         self.river_stamps: list[int] = [0, 0, 0, 0]
-        self._restart(dealer, prevalent_wind)
+        self._restart(dealer, prevalent_wind, True)
 
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
         """Make this the view of a new hand before its first event, for the same seat and
@@ -216,10 +214,11 @@ class SeatView:
         if self.of_table:
             raise ValueError("this view is one of a TableViews: restart the table with "
                              "TableViews.restart, or clone() the view to use it alone")
-        self._restart(dealer, prevalent_wind)
+        self._restart(dealer, prevalent_wind, True)
 
-    def _restart(self, dealer: int, prevalent_wind: int) -> None:
-        """:meth:`restart`, for the view itself or its table."""
+    def _restart(self, dealer: int, prevalent_wind: int, public: bool) -> None:
+        """:meth:`restart`, for the view itself or its table; the :data:`PUBLIC_LISTS` are
+        emptied too where ``public`` (as :meth:`_fold` folds them)."""
         _check_seat_number("dealer", dealer)
         _check_seat_number("prevalent_wind", prevalent_wind)
         self.dealer = dealer
@@ -228,7 +227,7 @@ class SeatView:
         self.drawn = -1
         for s in range(4):
             self.melds[s].clear()
-            if self.folds_public:
+            if public:
                 self.river[s].clear()
                 self.claimed_by[s].clear()
                 self.river_counts[s][:] = _NO_KINDS
@@ -565,7 +564,7 @@ class TableViews:
         """The views of a new hand at the same table (:meth:`SeatView.restart`: the lists are
         emptied in place)."""
         for v in self.views:
-            v._restart(dealer, prevalent_wind)
+            v._restart(dealer, prevalent_wind, v is self.views[0])
 
     @property
     def num_events(self) -> int:
@@ -599,7 +598,6 @@ def _share_public(view: SeatView, first: SeatView) -> None:
     """Make ``view`` read ``first``'s :data:`PUBLIC_LISTS`, which ``first`` folds for both."""
     for name in PUBLIC_LISTS:
         setattr(view, name, getattr(first, name))
-    view.folds_public = False
     view.of_table = True
 
 
