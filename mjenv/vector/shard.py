@@ -32,10 +32,12 @@ Infos = list[tuple[int, dict[str, Any]]]
 
 _ZERO_MASK = bytes(NUM_ACTIONS)
 
-STAGED_ROWS: Final = 32
-"""How many games' counts :class:`RowWriter` holds before it scales them into their rows: few
-enough that the staging stays in the core's own cache between a game's write and its scaling
-(staging the whole batch, 3 MB at N = 1,024, left it to be read back from memory)."""
+STAGED_ROWS: Final = 512
+"""How many games' counts :class:`RowWriter` holds before it scales them into their rows. The
+float32 rows are four times the counts (11.7 KiB a game with ``mjenv-v1``); written a few
+hundred games at a time, in long runs, they cost a large batch next to nothing, while written
+32 at a time, between the games' steps, they took 3-4 µs a decision at N = 1,024 (15 % of it;
+docs/vector.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
 
 
 class Shard(Protocol):

@@ -14,7 +14,6 @@ from gymnasium.vector import AutoresetMode
 
 from mjenv.single_agent import SingleAgentEnv
 from mjenv.vector import LearnerVectorEnv, episode_seed
-from mjenv.vector.shard import STAGED_ROWS
 
 from .agents import BatchedLowestLegal, LowestLegal, ShapeRecorder
 from .helpers import choose
@@ -62,13 +61,6 @@ def _compare(mode: str, steps: int, n: int = 3, seed: int = 4, **options: Any) -
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_each_game_is_single_agent_env(mode: str) -> None:
     assert _compare(mode, 250) >= 3
-
-
-def test_a_batch_larger_than_its_staging() -> None:
-    """More games than the observations' staging holds (STAGED_ROWS), with the learner's rows
-    written out of order as its games end (same_step) or restart (next_step)."""
-    for mode in ("same_step", "next_step"):
-        assert _compare(mode, 110, n=STAGED_ROWS + 7, seed=8) > 0
 
 
 @pytest.mark.parametrize("options", [{"episode": "match", "reward": "normalized"},
