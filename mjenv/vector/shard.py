@@ -40,6 +40,12 @@ hundred games at a time, in long runs, they cost a large batch next to nothing, 
 docs/vector.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
 
 
+SCALE_BLOCK: Final = 32
+"""How many staged games :meth:`RowWriter.flush` casts and scales at once: a block small enough
+(440 KB of float32 with the analysis planes) to stay in the core's cache between the cast and
+the scaling."""
+
+
 class Shard(Protocol):
     """What the batch asks of a shard, in this process or in a worker."""
 
@@ -90,11 +96,8 @@ class RowWriter:
         """the game of each staged row, in staging order"""
         self.scale = encoder.count_scale() if k else None
         self.divisor = encoder.count_divisor() if k else None
-        s = 0 if self.scale is None else len(self.scale)
-        self.scaled_counts = self.counts[:, :s]
-        self.divided_counts = self.counts[:, s:]
-        self.scaled = self.obs[:, :s]
-        self.divided = self.obs[:, s:]
+        self.scaled_channels = 0 if self.scale is None else len(self.scale)
+        """the channels multiplied by the scale; the divisor's follow them"""
 
     def write(self, i: int, slot: GameSlot, seat: int) -> None:
         """Game ``i``'s rows: ``seat``'s observation now (``raw_env.observe``), the counts part
@@ -126,26 +129,36 @@ class RowWriter:
             oracle[i] = slot.oracle.encode(slot.game, seat)
 
     def flush(self) -> None:
-        """Turn the staged counts into their games' observation rows: one multiply (and one
-        divide) for each run of consecutive games (a whole staging in the multi-agent batch,
-        which writes its games in order; the single-learner batch writes some out of order),
-        run after run, so a game written twice keeps its latest rows."""
+        """Turn the staged counts into their games' observation rows, run by run of consecutive
+        games (a whole staging in the multi-agent batch, which writes its games in order; the
+        single-learner batch writes some out of order), so a game written twice keeps its
+        latest rows."""
         rows = self.staged_rows
-        scale = self.scale
-        if not rows or scale is None:
+        if not rows or self.scale is None:
             return
-        divisor = self.divisor
         start = 0
         for r in range(1, len(rows) + 1):
             if r == len(rows) or rows[r] != rows[r - 1] + 1:
-                first = rows[start]
-                end = first + r - start
-                np.multiply(self.scaled_counts[start:r], scale, out=self.scaled[first:end])
-                if divisor is not None:
-                    np.divide(self.divided_counts[start:r], divisor,
-                              out=self.divided[first:end])
+                self._scale_run(start, r, rows[start])
                 start = r
         rows.clear()
+
+    def _scale_run(self, start: int, stop: int, first: int) -> None:
+        """Staged rows ``start:stop`` into the rows of games ``first`` on, :data:`SCALE_BLOCK`
+        games at a time: one cast of the block's counts to float32 (exact: small integers),
+        then the scale multiplied and the divisor divided in place, while the block is in the
+        cache. The same float32 values as a product (or quotient) of the uint8 counts, which
+        numpy computes by the same cast, but without numpy's buffered casting loop over rows
+        that are not contiguous (the divided channels are a part of each row)."""
+        scale, divisor, s = self.scale, self.divisor, self.scaled_channels
+        assert scale is not None
+        for at in range(start, stop, SCALE_BLOCK):
+            end = min(at + SCALE_BLOCK, stop)
+            out = self.obs[first + at - start:first + end - start]
+            np.copyto(out, self.counts[at:end])
+            np.multiply(out[:, :s], scale, out=out[:, :s])
+            if divisor is not None:
+                np.divide(out[:, s:], divisor, out=out[:, s:])
 
 
 def make_games_shard(arrays: Arrays, first: int, options: EnvOptions,

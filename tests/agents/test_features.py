@@ -193,6 +193,6 @@ def test_a_checkpoint_without_hint_bias_still_loads(tmp_path) -> None:  # type: 
                                  hint_bias=True))
     save_checkpoint(tmp_path / "h.pt", net)
     back, _ = load_checkpoint(tmp_path / "h.pt")
-    assert back.config.hint_bias and float(back.hint_scale) == 5.0
+    assert back.config.hint_bias and float(back.hint_scale.detach()) == 5.0
     with pytest.raises(ValueError, match="rule part"):
         PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1", hint_bias=True))
