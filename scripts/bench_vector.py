@@ -28,6 +28,9 @@ What is counted (per second of wall time, ``time.perf_counter``):
   batch start together, and a pass of a few dozen steps at N = 1,024 would time only the
   middle of their first hands, never a hand's end or a new deal (the first tables, until
   2026-12-02, did so at N = 1,024). RiichiEnv's tables in turn sweep as many times.
+* **vector, workers pinned** (N = 1,024, 2 workers, where the platform can pin: Linux): the
+  same with ``pin_workers=True``, each worker on a CPU of its own (mjenv.vector.workers says
+  why it matters on a machine with as many cores as workers).
 * **vector, no observation written** (N = 64 and 1,024, one core): the same loop over
   :class:`NullEncoder`, ``mjenv-v1``'s shape with nothing written, so the passes split a
   decision's cost between the observation and everything else (engine step, seat view's
@@ -38,7 +41,8 @@ Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios 
 ``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over
 the rounds. Acceptance (issue 15), checked and printed at the end: one core, N = 1,024,
 ``mjenv-v1`` at least 1.0x RiichiEnv; with the analysis planes at least 0.5x; with 2 workers at
-least 1.6x the one-core figure (the worker ratio is taken round by round too).
+least 1.6x the one-core figure, with the workers placed by the scheduler and pinned (the
+worker ratios are taken round by round too).
 Each pass plays about ``--decisions`` decisions (a fifth of that for the passes with the
 analysis planes, which are slower). Memory: the batch's arrays per game, and the Python heap
 per game (``tracemalloc``: the batch built, reset and warmed up, divided by N; numpy arrays
@@ -96,6 +100,8 @@ PEER_LABELS = {"riichienv": "RiichiEnv (Rust), `encode()` 74×34 + `mask()`",
 TARGET_VECTOR = 1.0  # N = 1,024, one core, mjenv-v1, over RiichiEnv
 TARGET_SHANTEN = 0.5  # the same with mjenv-v1+shanten
 TARGET_WORKERS = 1.6  # 2 workers over 0 at N = 1,024, mjenv-v1
+PINNABLE = hasattr(os, "sched_setaffinity")
+"""Whether this platform can pin the workers (``pin_workers=True``, Linux)."""
 NULL = "bench-null"
 
 
@@ -194,11 +200,12 @@ def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 
 def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
-                ) -> Callable[[int, int], tuple[int, float]]:
+                pin: bool = False) -> Callable[[int, int], tuple[int, float]]:
     def run(decisions: int, seed: int) -> tuple[int, float]:
         rng = np.random.default_rng(seed)
         with (null_encoder() if encoder == NULL else contextlib.nullcontext(),
-              VectorMahjongEnv(n, num_workers=workers, encoder=encoder) as env):
+              VectorMahjongEnv(n, num_workers=workers, encoder=encoder,
+                               pin_workers=pin) as env):
             batch = env.reset(seed=seed)
             for _ in range(warmup):
                 batch = env.step(random_actions(rng, batch.action_mask))
@@ -294,6 +301,10 @@ def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> 
                                 encoder == SHANTEN,
                                 vector_loop(n, w, encoder, warmup if n > 1 else 0,
                                             min_steps)))
+        if not quick and PINNABLE:  # the large batch's workers, each on a core of its own
+            out.append(Case(f"vec.{encoder}.1024.2p", "`VectorMahjongEnv`, `pin_workers=True`",
+                            1024, 2, encoder, encoder == SHANTEN,
+                            vector_loop(1024, 2, encoder, warmup, min_steps, pin=True)))
     out += [Case(f"vec.{NULL}.{n}.0", "`VectorMahjongEnv`, no observation written", n, 0, NULL,
                  False, vector_loop(n, 0, NULL, warmup, min_steps))
             for n in batches]
@@ -389,6 +400,8 @@ def acceptance(rates: dict[str, list[float]]) -> list[str]:
                "riichienv", TARGET_SHANTEN),
               ("2 workers / one core, N = 1,024, `mjenv-v1`", "vec.mjenv-v1.1024.2",
                "vec.mjenv-v1.1024.0", TARGET_WORKERS),
+              ("2 workers pinned (`pin_workers=True`) / one core, N = 1,024, `mjenv-v1`",
+               "vec.mjenv-v1.1024.2p", "vec.mjenv-v1.1024.0", TARGET_WORKERS),
               ("like for like (no target): one core, N = 1,024, `mjenv-v1` / 1,024 RiichiEnv "
                "tables in turn", "vec.mjenv-v1.1024.0", "riichienv.1024", None),
               ("like for like (no target): one core, N = 64, `mjenv-v1` / 64 RiichiEnv tables "

@@ -55,11 +55,14 @@ class VectorMahjongEnv:
     game's mask is a ValueError and no game moves; ``"penalize"``: that hand ends with the
     penalty on the seat, with a warning), ``num_workers`` (0: this process; k: k worker
     processes over shared memory, same results), ``context`` (the workers' start method),
-    ``copy`` (return copies instead of the env's buffers).
+    ``pin_workers`` (Linux: each worker on a CPU of its own, for a machine whose cores the
+    batch has to itself; :mod:`mjenv.vector.workers`), ``copy`` (return copies instead of the
+    env's buffers).
     """
 
     def __init__(self, num_envs: int, *, illegal: str = "raise", num_workers: int = 0,
-                 context: str = "spawn", copy: bool = False, **options: Any) -> None:
+                 context: str = "spawn", pin_workers: bool = False, copy: bool = False,
+                 **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
         self.options = env_options(options)
@@ -74,7 +77,8 @@ class VectorMahjongEnv:
         self.arrays: Arrays
         self._runner: LocalRunner | WorkerPool
         self.arrays, self._runner = start_games(make_games_shard, (self.options, self.illegal),
-                                                self.specs, num_envs, num_workers, context)
+                                                self.specs, num_envs, num_workers, context,
+                                                pin_workers)
         self._reset_done = False
 
     # ---------------------------------------------------------------- the API

@@ -65,17 +65,18 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ``illegal`` ``"penalize"`` (default) or ``"raise"``; ``autoreset_mode``;
     ``opponent_encoder``: the encoder whose observation the opponents get (default the env's
     own; give ``"mjenv-v1"`` when the learner's is ``"mjenv-v1+shanten"`` and the opponents
-    read ``mjenv-v1``, as the rule-based agents do); ``num_workers``, ``context`` and ``copy``
-    as for :class:`~mjenv.vector.env.VectorMahjongEnv` (``copy`` defaults to True here, as in
-    Gymnasium's own vector envs); ``raw_env``'s options (``rules``, ``episode``, ``reward``,
-    ``false_win``, ``encoder``, ``oracle``).
+    read ``mjenv-v1``, as the rule-based agents do); ``num_workers``, ``context``,
+    ``pin_workers`` and ``copy`` as for :class:`~mjenv.vector.env.VectorMahjongEnv` (``copy``
+    defaults to True here, as in Gymnasium's own vector envs); ``raw_env``'s options
+    (``rules``, ``episode``, ``reward``, ``false_win``, ``encoder``, ``oracle``).
     """
 
     def __init__(self, num_envs: int, opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
                  seat: int | None = None, *, illegal: str = "penalize",
                  autoreset_mode: str | AutoresetMode = NEXT_STEP,
                  opponent_encoder: str | None = None, num_workers: int = 0,
-                 context: str = "spawn", copy: bool = True, **options: Any) -> None:
+                 context: str = "spawn", pin_workers: bool = False, copy: bool = True,
+                 **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
@@ -102,7 +103,7 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.arrays: Arrays
         self._runner: LocalRunner | WorkerPool
         self.arrays, self._runner = start_games(make_learner_shard, args, self.specs, num_envs,
-                                                num_workers, context)
+                                                num_workers, context, pin_workers)
         self._restarting = np.zeros(num_envs, dtype=bool)
         self._reset_done = False
 

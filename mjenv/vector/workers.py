@@ -14,6 +14,14 @@ process that made the batch, however that one ends (``kill -9`` included), and i
 is garbage collected or the interpreter exits) asks the workers to stop and reaps them.
 Workers start with ``multiprocessing``'s ``spawn`` method by default: nothing of the parent's
 state (threads, a loaded torch) is inherited, as for the arena's workers.
+
+Pinning (``pin_workers=True``, Linux): worker ``j`` runs only on the ``j``-th CPU this process
+may use (:func:`worker_cpus`). Why: with k workers on k cores and the parent a process more,
+the scheduler woke the second of two workers behind the first, on the same CPU, 0.6-0.9 ms
+after its step was asked for, and moved workers between cores and their caches; pinned, each
+starts at once and keeps its own core's cache (N = 1,024 on 2 cores: 7.4-7.8 ms a step instead
+of 8.9-9.0; docs/vector.md). Off by default: two pinned runs on one machine would share the
+same first CPUs, so it is for a machine whose cores the batch has to itself.
 """
 
 from __future__ import annotations
@@ -43,6 +51,18 @@ class WorkerError(RuntimeError):
     """A worker failed (its traceback is the message) or died; the batch is closed."""
 
 
+def worker_cpus(k: int) -> list[int]:
+    """The CPU of each of ``k`` pinned workers: the CPUs this process may run on, in order,
+    worker ``j`` on the ``j``-th (round robin when there are fewer CPUs than workers).
+    ValueError, one line, where the platform cannot pin a process (no
+    ``os.sched_setaffinity``: Linux has it, macOS and Windows do not)."""
+    if not hasattr(os, "sched_setaffinity") or not hasattr(os, "sched_getaffinity"):
+        raise ValueError("pin_workers=True needs os.sched_setaffinity (Linux); "
+                         "this platform cannot pin a process to a CPU")
+    cpus = sorted(os.sched_getaffinity(0))
+    return [cpus[j % len(cpus)] for j in range(k)]
+
+
 def split(n: int, k: int) -> list[tuple[int, int]]:
     """``n`` games in ``k`` consecutive shards ``(lo, hi)``, sizes differing by at most one
     (no empty shard: at most ``n`` of them)."""
@@ -69,10 +89,13 @@ class LocalRunner:
 
 
 def _serve(parent: int, conn: Connection, factory: ShardFactory, args: tuple[Any, ...],
-           specs: list[ArraySpec], raws: list[Any], n: int, lo: int, hi: int) -> None:
-    """A worker's life: tie to the parent, build the shard, answer commands until told to
-    stop or the parent's end of the pipe closes."""
+           specs: list[ArraySpec], raws: list[Any], n: int, lo: int, hi: int,
+           cpu: int | None = None) -> None:
+    """A worker's life: tie to the parent, keep to ``cpu`` (when pinned), build the shard,
+    answer commands until told to stop or the parent's end of the pipe closes."""
     die_with_parent(parent)
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
     ignore_interrupts()
     one_thread_env()  # opponents' torch, if any, on one thread per worker
     try:
@@ -115,17 +138,20 @@ class WorkerPool:
 
     def __init__(self, k: int, factory: ShardFactory, args: tuple[Any, ...],
                  specs: list[ArraySpec], raws: list[Any], n: int,
-                 context: str = "spawn") -> None:
+                 context: str = "spawn", pin: bool = False) -> None:
         ctx: Any = multiprocessing.get_context(context)  # typeshed's BaseContext lacks Process
+        shards = split(n, k)
+        cpus: list[int | None] = list(worker_cpus(len(shards))) if pin else [None] * len(shards)
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
         self._finalizer = weakref.finalize(self, _stop, self._processes, self._conns)
         parent = os.getpid()
         try:
-            for lo, hi in split(n, k):
+            for (lo, hi), cpu in zip(shards, cpus, strict=True):
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_serve, name=f"mjenv-vector-{lo}-{hi}", daemon=True,
-                                args=(parent, theirs, factory, args, specs, raws, n, lo, hi))
+                                args=(parent, theirs, factory, args, specs, raws, n, lo, hi,
+                                      cpu))
                 p.start()
                 theirs.close()
                 self._processes.append(p)
@@ -180,13 +206,19 @@ class WorkerPool:
 
 
 def start_games(factory: ShardFactory, args: tuple[Any, ...], specs: list[ArraySpec],
-                num_envs: int, num_workers: int, context: str,
+                num_envs: int, num_workers: int, context: str, pin_workers: bool = False,
                 ) -> tuple[Arrays, LocalRunner | WorkerPool]:
     """The batch arrays of ``num_envs`` games and what plays them: ``num_workers`` worker
-    processes over shared arrays, or (0) the one shard ``factory(arrays, 0, *args)`` in this
-    process. Both vector envs start their games so; one place keeps them alike."""
+    processes over shared arrays (each pinned to a CPU with ``pin_workers``), or (0) the one
+    shard ``factory(arrays, 0, *args)`` in this process (``pin_workers`` has nothing to pin).
+    Both vector envs start their games so; one place keeps them alike."""
+    if not isinstance(pin_workers, bool):
+        raise ValueError(f"pin_workers must be True or False, got {pin_workers!r}")
     shared = num_workers > 0
+    if shared and pin_workers:
+        worker_cpus(num_workers)  # refuses, before any allocation, where pinning is impossible
     arrays, raws = allocate(specs, num_envs, shared)
     if shared:
-        return arrays, WorkerPool(num_workers, factory, args, specs, raws, num_envs, context)
+        return arrays, WorkerPool(num_workers, factory, args, specs, raws, num_envs, context,
+                                  pin_workers)
     return arrays, LocalRunner(factory(arrays, 0, *args))

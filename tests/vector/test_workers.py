@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
-from mjenv.vector.workers import WorkerError, split
+from mjenv.vector import workers
+from mjenv.vector.workers import WorkerError, split, worker_cpus
 from tests.lifetime import alive, wait_gone
 
 from .helpers import choose
@@ -49,6 +50,47 @@ def test_learner_workers_give_the_in_process_results() -> None:
                             terminated.tolist(), sorted(infos)))
             results.append(run)
     assert results[0] == results[1]
+
+
+pinnable = pytest.mark.skipif(not hasattr(os, "sched_setaffinity"),
+                              reason="pinning needs os.sched_setaffinity (Linux)")
+
+
+@pinnable
+def test_pinned_workers_each_keep_to_their_own_cpu() -> None:
+    """``pin_workers``: worker j runs on the j-th CPU this process may use, and only there
+    (round robin past the last one); both batch classes pass it on."""
+    cpus = sorted(os.sched_getaffinity(0))
+    assert worker_cpus(3) == [cpus[j % len(cpus)] for j in range(3)]
+    for make in (lambda: VectorMahjongEnv(4, num_workers=2, pin_workers=True),
+                 lambda: LearnerVectorEnv(4, "random", num_workers=2, pin_workers=True)):
+        with make() as env:
+            got = [os.sched_getaffinity(pid) for pid in env.worker_pids]
+        assert got == [{cpus[0]}, {cpus[1 % len(cpus)]}]
+
+
+@pinnable
+def test_pinned_workers_give_the_in_process_results() -> None:
+    alone = trajectories(5, 13, 100, workers=0)
+    assert trajectories(5, 13, 100, workers=2, pin_workers=True) == alone
+
+
+def test_pin_workers_is_a_flag_and_needs_a_platform_that_pins(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anything but True or False is refused with one line; so is pinning where the platform
+    cannot pin, before any worker starts. Without workers there is nothing to pin."""
+    for make in (VectorMahjongEnv, lambda n, **kw: LearnerVectorEnv(n, "random", **kw)):
+        with pytest.raises(ValueError, match="pin_workers must be True or False, got 'yes'"):
+            make(2, num_workers=2, pin_workers="yes")
+    started = []
+    monkeypatch.setattr(workers.WorkerPool, "__init__",
+                        lambda *a, **k: started.append(1))  # never reached
+    monkeypatch.delattr(workers.os, "sched_setaffinity", raising=False)
+    with pytest.raises(ValueError, match=r"pin_workers=True needs os.sched_setaffinity"):
+        VectorMahjongEnv(2, num_workers=2, pin_workers=True)
+    assert not started
+    with VectorMahjongEnv(2, pin_workers=True) as env:  # no workers: nothing to pin
+        assert env.worker_pids == []
 
 
 def test_close_reaps_the_workers() -> None:
