@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import mjenv.vector.workers as vector_workers
 from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
-from mjenv.vector import workers
 from mjenv.vector.workers import WorkerError, split, worker_cpus
 from tests.lifetime import alive, wait_gone
 
@@ -83,9 +83,9 @@ def test_pin_workers_is_a_flag_and_needs_a_platform_that_pins(
         with pytest.raises(ValueError, match="pin_workers must be True or False, got 'yes'"):
             make(2, num_workers=2, pin_workers="yes")
     started = []
-    monkeypatch.setattr(workers.WorkerPool, "__init__",
+    monkeypatch.setattr(vector_workers.WorkerPool, "__init__",
                         lambda *a, **k: started.append(1))  # never reached
-    monkeypatch.delattr(workers.os, "sched_setaffinity", raising=False)
+    monkeypatch.delattr(vector_workers.os, "sched_setaffinity", raising=False)
     with pytest.raises(ValueError, match=r"pin_workers=True needs os.sched_setaffinity"):
         VectorMahjongEnv(2, num_workers=2, pin_workers=True)
     assert not started
