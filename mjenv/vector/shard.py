@@ -36,7 +36,7 @@ STAGED_ROWS: Final = 512
 """How many games' counts :class:`RowWriter` holds before it scales them into their rows. The
 float32 rows are four times the counts (11.7 KiB a game with ``mjenv-v1``); written a few
 hundred games at a time, in long runs, they cost a large batch next to nothing, while written
-32 at a time, between the games' steps, they took 3-4 µs a decision at N = 1,024 (15 % of it;
+32 at a time, between the games' steps, they took 4-6 µs a decision at N = 1,024 (a fifth of it;
 docs/vector.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
 
 
