@@ -87,6 +87,7 @@ import mjenv.fans.calculator
 import mjenv.shanten
 from mjenv.encoders import ENCODERS, DefaultEncoder, SeatEncoder, register
 from mjenv.vector import VectorMahjongEnv
+from mjenv.vector.workers import can_pin
 
 DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN = "<!-- bench_vector.py: begin (written by scripts/bench_vector.py --write-docs) -->"
@@ -100,8 +101,6 @@ PEER_LABELS = {"riichienv": "RiichiEnv (Rust), `encode()` 74×34 + `mask()`",
 TARGET_VECTOR = 1.0  # N = 1,024, one core, mjenv-v1, over RiichiEnv
 TARGET_SHANTEN = 0.5  # the same with mjenv-v1+shanten
 TARGET_WORKERS = 1.6  # 2 workers over 0 at N = 1,024, mjenv-v1
-PINNABLE = hasattr(os, "sched_setaffinity")
-"""Whether this platform can pin the workers (``pin_workers=True``, Linux)."""
 NULL = "bench-null"
 
 
@@ -301,7 +300,7 @@ def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> 
                                 encoder == SHANTEN,
                                 vector_loop(n, w, encoder, warmup if n > 1 else 0,
                                             min_steps)))
-        if not quick and PINNABLE:  # the large batch's workers, each on a core of its own
+        if not quick and can_pin():  # the large batch's workers, each on a core of its own
             out.append(Case(f"vec.{encoder}.1024.2p", "`VectorMahjongEnv`, `pin_workers=True`",
                             1024, 2, encoder, encoder == SHANTEN,
                             vector_loop(1024, 2, encoder, warmup, min_steps, pin=True)))

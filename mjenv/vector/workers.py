@@ -51,12 +51,17 @@ class WorkerError(RuntimeError):
     """A worker failed (its traceback is the message) or died; the batch is closed."""
 
 
+def can_pin() -> bool:
+    """Whether this platform can pin a process to a CPU (``os.sched_setaffinity``: Linux has
+    it, macOS and Windows do not)."""
+    return hasattr(os, "sched_setaffinity") and hasattr(os, "sched_getaffinity")
+
+
 def worker_cpus(k: int) -> list[int]:
     """The CPU of each of ``k`` pinned workers: the CPUs this process may run on, in order,
     worker ``j`` on the ``j``-th (round robin when there are fewer CPUs than workers).
-    ValueError, one line, where the platform cannot pin a process (no
-    ``os.sched_setaffinity``: Linux has it, macOS and Windows do not)."""
-    if not hasattr(os, "sched_setaffinity") or not hasattr(os, "sched_getaffinity"):
+    ValueError, one line, where the platform cannot pin (:func:`can_pin`)."""
+    if not can_pin():
         raise ValueError("pin_workers=True needs os.sched_setaffinity (Linux); "
                          "this platform cannot pin a process to a CPU")
     cpus = sorted(os.sched_getaffinity(0))
@@ -138,16 +143,17 @@ class WorkerPool:
 
     def __init__(self, k: int, factory: ShardFactory, args: tuple[Any, ...],
                  specs: list[ArraySpec], raws: list[Any], n: int,
-                 context: str = "spawn", pin: bool = False) -> None:
+                 context: str = "spawn", cpus: list[int] | None = None) -> None:
+        """``cpus``: the CPU of each worker (:func:`worker_cpus`), or None not to pin."""
         ctx: Any = multiprocessing.get_context(context)  # typeshed's BaseContext lacks Process
         shards = split(n, k)
-        cpus: list[int | None] = list(worker_cpus(len(shards))) if pin else [None] * len(shards)
+        pinned: list[int | None] = [None] * len(shards) if cpus is None else [*cpus]
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
         self._finalizer = weakref.finalize(self, _stop, self._processes, self._conns)
         parent = os.getpid()
         try:
-            for (lo, hi), cpu in zip(shards, cpus, strict=True):
+            for (lo, hi), cpu in zip(shards, pinned, strict=True):
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_serve, name=f"mjenv-vector-{lo}-{hi}", daemon=True,
                                 args=(parent, theirs, factory, args, specs, raws, n, lo, hi,
@@ -215,10 +221,10 @@ def start_games(factory: ShardFactory, args: tuple[Any, ...], specs: list[ArrayS
     if not isinstance(pin_workers, bool):
         raise ValueError(f"pin_workers must be True or False, got {pin_workers!r}")
     shared = num_workers > 0
-    if shared and pin_workers:
-        worker_cpus(num_workers)  # refuses, before any allocation, where pinning is impossible
+    # the CPUs first: a platform that cannot pin refuses before anything is allocated
+    cpus = worker_cpus(len(split(num_envs, num_workers))) if shared and pin_workers else None
     arrays, raws = allocate(specs, num_envs, shared)
     if shared:
         return arrays, WorkerPool(num_workers, factory, args, specs, raws, num_envs, context,
-                                  pin_workers)
+                                  cpus)
     return arrays, LocalRunner(factory(arrays, 0, *args))

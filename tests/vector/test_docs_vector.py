@@ -18,7 +18,7 @@ def test_there_are_examples() -> None:
     assert len(_blocks()) >= 3
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(_blocks()[index], f"{DOC}:example {index}", "exec"), {})
     out = capsys.readouterr().out
@@ -26,3 +26,5 @@ def test_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
         assert out.strip() == "(64, 86, 34) True"
     if index == 2:
         assert out.strip() == "(8, 86, 34) MultiDiscrete([235 235 235 235 235 235 235 235])"
+    if index == 3:
+        assert out.strip() == "(64, 86, 34) 2"

@@ -15,7 +15,7 @@ import pytest
 
 import mjenv.vector.workers as vector_workers
 from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
-from mjenv.vector.workers import WorkerError, split, worker_cpus
+from mjenv.vector.workers import WorkerError, can_pin, split, worker_cpus
 from tests.lifetime import alive, wait_gone
 
 from .helpers import choose
@@ -52,7 +52,7 @@ def test_learner_workers_give_the_in_process_results() -> None:
     assert results[0] == results[1]
 
 
-pinnable = pytest.mark.skipif(not hasattr(os, "sched_setaffinity"),
+pinnable = pytest.mark.skipif(not can_pin(),
                               reason="pinning needs os.sched_setaffinity (Linux)")
 
 
