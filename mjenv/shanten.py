@@ -582,6 +582,12 @@ def _group(suited: bool, code: int) -> _Group:
     return found
 
 
+def _as_list(counts: Sequence[int]) -> list[int]:
+    """``counts`` as a list (compiled code indexes a list directly, any other sequence through
+    a generic call)."""
+    return counts if isinstance(counts, list) else list(counts)
+
+
 def _codes(counts: list[int]) -> list[int]:
     """The codes of the four groups of 34 counts."""
     return [_code_of(counts, 0, 9), _code_of(counts, 9, 9), _code_of(counts, 18, 9),
@@ -653,14 +659,15 @@ class _Groups:
         known = self._others
         if known is None:
             known = self._others = {}
-        others = known.get(key)
-        if others is None:
-            others = 0
-            for h in range(4):
-                if h != g:
-                    rest = _product(down.vec, self._pair_without(g, h), cap)
-                    others |= self.groups[h].gains(rest, cap) << 9 * h
-            known[key] = others
+        found = known.get(key)
+        if found is not None:
+            return mask | found
+        others = 0
+        for h in range(4):
+            if h != g:
+                rest = _product(down.vec, self._pair_without(g, h), cap)
+                others |= self.groups[h].gains(rest, cap) << 9 * h
+        known[key] = others
         return mask | others
 
     def _pair_without(self, g: int, h: int) -> int:
@@ -685,11 +692,14 @@ clear_tables()
 def regular_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
     """Regular-shape shanten of standing tiles given as 34 counts (13 − 3·melds tiles, or
     14 − 3·melds), the melds counting as sets. No input checks (see :func:`regular_shanten`)."""
-    cap = 4 - n_melds
-    c = counts if isinstance(counts, list) else list(counts)
+    return _regular(_codes(_as_list(counts)), n_melds)
+
+
+def _regular(codes: list[int], n_melds: int) -> int:
+    """:func:`regular_shanten_counts` of a hand given by its group codes."""
     return 8 - 2 * n_melds - _best_value(
-        _vec_by_code(True, _code_of(c, 0, 9)), _vec_by_code(True, _code_of(c, 9, 9)),
-        _vec_by_code(True, _code_of(c, 18, 9)), _vec_by_code(False, _code_of(c, 27, 7)), cap)
+        _vec_by_code(True, codes[0]), _vec_by_code(True, codes[1]),
+        _vec_by_code(True, codes[2]), _vec_by_code(False, codes[3]), 4 - n_melds)
 
 
 def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
@@ -705,87 +715,125 @@ def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
 
 
 # ---------------------------------------------------------------- special shapes
+#
+# The special shapes count kinds: held, held twice, of a knitted pattern. Their facts are kind
+# masks (kind t at bit t), made in one pass over the counts (:class:`_Held`) and counted with
+# a table (:func:`_popcount`); their useful tiles are kind masks too, listed by :func:`_kinds`.
 
-def _mask(tiles: Iterable[int]) -> int:
-    """A set of kinds as an integer with one byte per kind (kind t at bit 8·t)."""
-    m = 0
-    for t in tiles:
-        m |= 1 << (8 * t)
-    return m
-
-
-_ORPHAN_MASK = _mask(ORPHANS)
-_HONOR_MASK = _mask(HONORS)
-_PATTERN_MASKS: tuple[int, ...] = tuple(_mask(p) for p in KNITTED_PATTERNS)
-_AT_LEAST_ONE = bytes(min(c, 1) for c in range(256))
-_AT_LEAST_TWO = bytes(1 if c >= 2 else 0 for c in range(256))
-_AT_LEAST_FOUR = bytes(1 if c >= 4 else 0 for c in range(256))
+_NO_SHAPE: Final = 99
+"""The shanten of a shape the melds rule out: above any other."""
+_POP9: Final[tuple[int, ...]] = tuple(bin(m).count("1") for m in range(512))
+"""The bits set in each 9-bit number."""
 
 
-def _held_masks(counts: Sequence[int]) -> tuple[int, int]:
-    """The kinds held, and those held at least twice, as byte masks (see :func:`_mask`):
-    each byte is 0 or 1, so ``(held & mask).bit_count()`` counts the kinds of ``mask`` held.
-    The counts go through ``bytes.translate``: no Python loop over the 34 kinds."""
-    raw = bytes(counts)
-    return (int.from_bytes(raw.translate(_AT_LEAST_ONE), "little"),
-            int.from_bytes(raw.translate(_AT_LEAST_TWO), "little"))
+def _popcount(mask: int) -> int:
+    """The kinds of a kind mask (``int.bit_count`` is a generic call in compiled code)."""
+    return (_POP9[mask & 511] + _POP9[mask >> 9 & 511] + _POP9[mask >> 18 & 511]
+            + _POP9[mask >> 27])
+
+
+def _kind_mask(kinds: Iterable[int]) -> int:
+    """A kind mask (kind t at bit t) of kinds."""
+    mask = 0
+    for t in kinds:
+        mask |= 1 << t
+    return mask
+
+
+_ORPHAN_KINDS: Final = _kind_mask(ORPHANS)
+_HONOR_KINDS: Final = _kind_mask(HONORS)
+_PATTERN_KINDS: Final[tuple[int, ...]] = tuple(_kind_mask(p) for p in KNITTED_PATTERNS)
+
+
+class _Held:
+    """The kinds of a hand's 34 counts as kind masks, made in one pass: held (``kinds``), held
+    an odd number of times (``odd``), at least twice (``paired``), at least four times
+    (``quads``: two pairs); and per knitted pattern the number of its kinds held
+    (``pattern_held``)."""
+
+    __slots__ = ("kinds", "odd", "paired", "pattern_held", "quads")
+
+    def __init__(self, counts: list[int]) -> None:
+        kinds = odd = paired = quads = 0
+        for t in range(NUM_KINDS):
+            c = counts[t]
+            if c:
+                bit = 1 << t
+                kinds |= bit
+                if c & 1:
+                    odd |= bit
+                if c >= 2:
+                    paired |= bit
+                    if c >= 4:
+                        quads |= bit
+        self.kinds = kinds
+        self.odd = odd
+        self.paired = paired
+        self.quads = quads
+        self.pattern_held = [_popcount(kinds & p) for p in _PATTERN_KINDS]
+
+    def pairs(self) -> int:
+        """Seven pairs' pairs (four of a kind are two)."""
+        return _popcount(self.paired) + _popcount(self.quads)
+
+    def best_pattern(self) -> int:
+        """Kinds held of the knitted pattern holding most of them."""
+        best = 0
+        for n in self.pattern_held:
+            if n > best:
+                best = n
+        return best
+
+
+def _seven_pairs(held: _Held) -> int:
+    return 6 - held.pairs()
 
 
 def seven_pairs_shanten_counts(counts: Sequence[int]) -> int:
-    """``6 - pairs`` (four of a kind are two pairs), for 13 or 14 standing tiles: the kinds
-    held twice or more, plus those held four times or more (:func:`_held_masks`' way)."""
-    raw = bytes(counts)
-    return 6 - (int.from_bytes(raw.translate(_AT_LEAST_TWO), "little").bit_count()
-                + int.from_bytes(raw.translate(_AT_LEAST_FOUR), "little").bit_count())
+    """``6 - pairs`` (four of a kind are two pairs), for 13 or 14 standing tiles."""
+    return _seven_pairs(_Held(_as_list(counts)))
 
 
-def _thirteen_orphans(held: int, paired: int) -> int:
-    return 13 - (held & _ORPHAN_MASK).bit_count() - (1 if paired & _ORPHAN_MASK else 0)
+def _thirteen_orphans(held: _Held) -> int:
+    return (13 - _popcount(held.kinds & _ORPHAN_KINDS)
+            - (1 if held.paired & _ORPHAN_KINDS else 0))
 
 
 def thirteen_orphans_shanten_counts(counts: Sequence[int]) -> int:
     """``13 - kinds of terminals and honours held - (1 if one is held twice)``."""
-    held, paired = _held_masks(counts)
-    return _thirteen_orphans(held, paired)
+    return _thirteen_orphans(_Held(_as_list(counts)))
 
 
-def _best_pattern(held: int) -> int:
-    """Kinds held of the knitted pattern holding most of them."""
-    best = 0
-    for mask in _PATTERN_MASKS:
-        n = (held & mask).bit_count()
-        if n > best:
-            best = n
-    return best
-
-
-def _honors_knitted(held: int) -> int:
-    return 13 - _best_pattern(held) - (held & _HONOR_MASK).bit_count()
+def _honors_knitted(held: _Held) -> int:
+    return 13 - held.best_pattern() - _popcount(held.kinds & _HONOR_KINDS)
 
 
 def honors_knitted_shanten_counts(counts: Sequence[int]) -> int:
     """``13 - (kinds held of the best knitted pattern + kinds of honours held)``."""
-    held, _ = _held_masks(counts)
-    return _honors_knitted(held)
+    return _honors_knitted(_Held(_as_list(counts)))
 
 
-def _knitted_rest(counts: Sequence[int], pattern: tuple[int, ...]) -> list[int]:
-    """The counts without one copy of each pattern kind held."""
-    rest = list(counts)
-    for t in pattern:
-        if rest[t]:
-            rest[t] -= 1
+def _rest_codes(codes: list[int], kinds: int, p: int) -> list[int]:
+    """The group codes of a hand (``codes``, holding the kinds of mask ``kinds``) less one
+    copy of each kind of knitted pattern ``p`` held: what the knitted straight leaves."""
+    rest = codes[:]
+    for u in KNITTED_PATTERNS[p]:
+        if kinds >> u & 1:
+            rest[_GROUP_OF[u]] -= _UNIT[u]
     return rest
 
 
-def _knitted_straight(counts: Sequence[int], n_melds: int, held: int, bound: int) -> int:
+def _knitted_straight(codes: list[int], held: _Held, n_melds: int, bound: int) -> int:
+    """The knitted straight's shanten if below ``bound``, else ``bound``: the best over the
+    patterns of the kinds missing plus the regular shanten of the rest (the pattern counting
+    as three sets). A pattern whose missing kinds reach the bound is not looked at (the
+    rest's shanten is -1 at best)."""
     best = bound
     for p in range(6):
-        missing = 9 - (held & _PATTERN_MASKS[p]).bit_count()
-        if missing - 1 >= best:  # the rest's shanten is -1 at best
+        missing = 9 - held.pattern_held[p]
+        if missing - 1 >= best:
             continue
-        value = missing + regular_shanten_counts(_knitted_rest(counts, KNITTED_PATTERNS[p]),
-                                                 n_melds + 3)
+        value = missing + _regular(_rest_codes(codes, held.kinds, p), n_melds + 3)
         if value < best:
             best = value
     return best
@@ -794,77 +842,69 @@ def _knitted_straight(counts: Sequence[int], n_melds: int, held: int, bound: int
 def knitted_straight_shanten_counts(counts: Sequence[int], n_melds: int) -> int:
     """Best over the six patterns of (pattern kinds missing + regular shanten of the rest,
     the pattern counting as three sets); at most one meld."""
-    held, _ = _held_masks(counts)
-    return _knitted_straight(counts, n_melds, held, 99)
+    c = _as_list(counts)
+    return _knitted_straight(_codes(c), _Held(c), n_melds, _NO_SHAPE)
 
 
 def shanten_counts(counts: Sequence[int], n_melds: int) -> int:
     """Overall shanten (the best shape) of standing tiles given as 34 counts (at most 4 of a
     kind) with ``n_melds`` melds; the engine's hot path, without input checks."""
-    best = regular_shanten_counts(counts, n_melds)
+    c = _as_list(counts)
+    codes = _codes(c)
+    best = _regular(codes, n_melds)
     if best <= -1 or n_melds > 1:
         return best
-    held, paired = _held_masks(counts)
+    held = _Held(c)
     if n_melds == 0:
-        v = seven_pairs_shanten_counts(counts)
+        v = _seven_pairs(held)
         if v < best:
             best = v
-        v = _thirteen_orphans(held, paired)
+        v = _thirteen_orphans(held)
         if v < best:
             best = v
         v = _honors_knitted(held)
         if v < best:
             best = v
     if best > -1:
-        best = _knitted_straight(counts, n_melds, held, best)
+        best = _knitted_straight(codes, held, n_melds, best)
     return best
 
 
 # ---------------------------------------------------------------- useful tiles per shape
 
-def _seven_pairs_useful(counts: Sequence[int]) -> list[int]:
-    return [t for t in range(NUM_KINDS) if counts[t] & 1]
+def _thirteen_orphans_useful(held: _Held) -> int:
+    """The orphans missing, or with no orphan held twice every orphan (a kind mask)."""
+    return _ORPHAN_KINDS & ~held.kinds if held.paired & _ORPHAN_KINDS else _ORPHAN_KINDS
 
 
-def _thirteen_orphans_useful(counts: Sequence[int]) -> list[int]:
-    if any(counts[t] > 1 for t in ORPHANS):
-        return [t for t in ORPHANS if not counts[t]]
-    return list(ORPHANS)
-
-
-def _honors_knitted_useful(counts: Sequence[int]) -> list[int]:
+def _honors_knitted_useful(held: _Held) -> int:
     """Missing kinds of the best patterns (all of them on a tie) and missing honours."""
-    held, _ = _held_masks(counts)
-    best = _best_pattern(held)
-    useful: set[int] = set()
+    best = held.best_pattern()
+    mask = _HONOR_KINDS
     for p in range(6):
-        if (held & _PATTERN_MASKS[p]).bit_count() == best:
-            useful.update(t for t in KNITTED_PATTERNS[p] if not counts[t])
-    useful.update(t for t in HONORS if not counts[t])
-    return sorted(useful)
+        if held.pattern_held[p] == best:
+            mask |= _PATTERN_KINDS[p]
+    return mask & ~held.kinds
 
 
-def _knitted_straight_useful(counts: Sequence[int], n_melds: int) -> tuple[int, list[int]]:
-    """Shanten and useful kinds: the union, over the patterns reaching the best shanten, of
-    the missing pattern kinds and the kinds lowering the shanten of the rest."""
-    held, _ = _held_masks(counts)
-    best = 99
-    useful: set[int] = set()
+def _knitted_straight_useful(codes: list[int], held: _Held, n_melds: int) -> tuple[int, int]:
+    """Shanten and useful kinds (a kind mask): the union, over the patterns reaching the best
+    shanten, of the missing pattern kinds and the kinds lowering the shanten of the rest."""
+    best = _NO_SHAPE
+    mask = 0
     for p in range(6):
-        missing = 9 - (held & _PATTERN_MASKS[p]).bit_count()
+        missing = 9 - held.pattern_held[p]
         if missing - 1 > best:
             continue
-        rest_shanten, rest_useful = _regular_useful(
-            _knitted_rest(counts, KNITTED_PATTERNS[p]), n_melds + 3)
-        value = missing + rest_shanten
+        rest = _Groups(_rest_codes(codes, held.kinds, p), 1 - n_melds)
+        value = missing + 2 - 2 * n_melds - rest.top
         if value > best:
             continue
         if value < best:
             best = value
-            useful.clear()
-        useful.update(t for t in KNITTED_PATTERNS[p] if not counts[t])
-        useful.update(rest_useful)
-    return best, sorted(useful)
+            mask = 0
+        mask |= _PATTERN_KINDS[p] & ~held.kinds | rest.useful()
+    return best, mask
 
 
 def shape_values(counts: list[int], n_melds: int, with_useful: bool
@@ -875,16 +915,16 @@ def shape_values(counts: list[int], n_melds: int, with_useful: bool
     if with_useful:
         s, useful = _regular_useful(counts, n_melds)
         out.append((REGULAR, s, useful))
+        held = _Held(counts)
         if n_melds == 0:
-            out.append((SEVEN_PAIRS, seven_pairs_shanten_counts(counts),
-                        _seven_pairs_useful(counts)))
-            out.append((THIRTEEN_ORPHANS, thirteen_orphans_shanten_counts(counts),
-                        _thirteen_orphans_useful(counts)))
-            out.append((HONORS_KNITTED, honors_knitted_shanten_counts(counts),
-                        _honors_knitted_useful(counts)))
+            out.append((SEVEN_PAIRS, _seven_pairs(held), list(_kinds(held.odd))))
+            out.append((THIRTEEN_ORPHANS, _thirteen_orphans(held),
+                        list(_kinds(_thirteen_orphans_useful(held)))))
+            out.append((HONORS_KNITTED, _honors_knitted(held),
+                        list(_kinds(_honors_knitted_useful(held)))))
         if n_melds <= 1:
-            s, useful = _knitted_straight_useful(counts, n_melds)
-            out.append((KNITTED_STRAIGHT, s, useful))
+            s, mask = _knitted_straight_useful(_codes(counts), held, n_melds)
+            out.append((KNITTED_STRAIGHT, s, list(_kinds(mask))))
         return out
     out.append((REGULAR, regular_shanten_counts(counts, n_melds), []))
     if n_melds == 0:
@@ -906,25 +946,10 @@ def shape_values(counts: list[int], n_melds: int, with_useful: bool
 
 _PAIRS: Final[tuple[int, ...]] = (0, 0, 1, 1, 2, 2)
 """Seven-pairs pairs made by a kind's count (four of a kind are two pairs, as a fifth copy)."""
-_NO_SHAPE: Final = 99
-"""The shanten of a shape the melds rule out: above any other."""
 _IS_ORPHAN: Final[tuple[bool, ...]] = tuple(t in ORPHANS for t in range(NUM_KINDS))
 _PATTERNS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(p for p in range(6) if t in KNITTED_PATTERNS[p]) for t in range(NUM_KINDS))
 """The knitted patterns (numbers) a kind belongs to."""
-
-
-def _kind_mask(kinds: Iterable[int]) -> int:
-    """A kind mask (kind t at bit t) of kinds."""
-    mask = 0
-    for t in kinds:
-        mask |= 1 << t
-    return mask
-
-
-_ORPHAN_KINDS: Final = _kind_mask(ORPHANS)
-_HONOR_KINDS: Final = _kind_mask(HONORS)
-_PATTERN_KINDS: Final[tuple[int, ...]] = tuple(_kind_mask(p) for p in KNITTED_PATTERNS)
 
 
 class _Concealed:
@@ -936,29 +961,16 @@ class _Concealed:
     __slots__ = ("honor_kinds", "kinds", "most", "odd", "orphan_kinds", "orphan_pairs",
                  "pairs", "pattern_held", "ties")
 
-    def __init__(self, counts: list[int], kinds: int, pattern_held: list[int]) -> None:
-        odd = pairs = orphan_kinds = orphan_pairs = honor_kinds = 0
-        for t in range(NUM_KINDS):
-            c = counts[t]
-            if c:
-                pairs += _PAIRS[c]
-                if c & 1:
-                    odd |= 1 << t
-                if _IS_ORPHAN[t]:
-                    orphan_kinds += 1
-                    if c >= 2:
-                        orphan_pairs += 1
-                if t >= EAST:
-                    honor_kinds += 1
-        self.kinds = kinds
-        self.odd = odd
-        self.pairs = pairs
-        self.orphan_kinds = orphan_kinds
-        self.orphan_pairs = orphan_pairs
-        self.honor_kinds = honor_kinds
-        self.pattern_held = pattern_held
-        self.most = max(pattern_held)
-        self.ties = pattern_held.count(self.most)
+    def __init__(self, held: _Held) -> None:
+        self.kinds = held.kinds
+        self.odd = held.odd
+        self.pairs = held.pairs()
+        self.orphan_kinds = _popcount(held.kinds & _ORPHAN_KINDS)
+        self.orphan_pairs = _popcount(held.paired & _ORPHAN_KINDS)
+        self.honor_kinds = _popcount(held.kinds & _HONOR_KINDS)
+        self.pattern_held = held.pattern_held
+        self.most = held.best_pattern()
+        self.ties = self.pattern_held.count(self.most)
 
     def shanten(self, t: int, c: int) -> tuple[int, int, int]:
         """(seven pairs, thirteen orphans, honours and knitted) shanten after discarding
@@ -994,7 +1006,7 @@ class _Concealed:
             paired = self.orphan_pairs - (1 if _IS_ORPHAN[t] and c == 2 else 0)
             mask |= _ORPHAN_KINDS & ~kinds if paired else _ORPHAN_KINDS
         if honors == best:  # the honours and the best patterns' kinds missing
-            held = [n - (1 if c == 1 and p in _PATTERNS_OF[t] else 0)
+            held = [n - (1 if c == 1 and _PATTERN_KINDS[p] >> t & 1 else 0)
                     for p, n in enumerate(self.pattern_held)]
             top = max(held)
             for p in range(6):
@@ -1017,7 +1029,7 @@ class _Knitted:
     """The knitted straight of a 14-form hand (at most one meld), one discard at a time.
 
     Per pattern: the kinds of it held, and (once a discard needs it) the rest of the hand
-    (:func:`_knitted_rest`) by group. Discarding ``t`` misses one more pattern kind when ``t``
+    (:func:`_rest_codes`) by group. Discarding ``t`` misses one more pattern kind when ``t``
     is a pattern kind held once (the rest is unchanged), and otherwise takes ``t`` from the
     rest: one group look-up. A pattern is only looked at when it can reach the bound asked
     (``floors``: the rest's shanten is -1 at best, and once the rest's best value is known no
@@ -1029,46 +1041,34 @@ class _Knitted:
 
     __slots__ = ("_rests", "codes", "floors", "held", "kinds", "least", "measured", "n_melds")
 
-    def __init__(self, codes: list[int], kinds: int, pattern_held: list[int],
-                 n_melds: int) -> None:
+    def __init__(self, codes: list[int], held: _Held, n_melds: int) -> None:
         self.codes = codes
-        self.kinds = kinds
-        self.held = pattern_held
+        self.kinds = held.kinds
+        pattern_held = self.held = held.pattern_held
         self.n_melds = n_melds
         self._rests: list[_Groups | None] = [None] * 6
         self.floors = [8 - n for n in pattern_held]  # per pattern: no discard leaves less
         self.least = _least(self.floors)
         self.measured = 0  # bit p: pattern p's floor counts its rest's best value
 
-    def _rest_codes(self, p: int) -> list[int]:
-        """The hand's group codes less one copy of each kind of pattern ``p`` held."""
-        codes = self.codes[:]
-        for u in KNITTED_PATTERNS[p]:
-            if self.kinds >> u & 1:
-                codes[_GROUP_OF[u]] -= _UNIT[u]
-        return codes
-
     def _measure(self, p: int) -> None:
         """Raise pattern ``p``'s floor by its rest's best value (no discard raises that)."""
-        codes = self._rest_codes(p)
-        top = _best_value(_vec_by_code(True, codes[0]), _vec_by_code(True, codes[1]),
-                          _vec_by_code(True, codes[2]), _vec_by_code(False, codes[3]),
-                          1 - self.n_melds)
-        self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - top
+        self.floors[p] = 11 - self.held[p] - 2 * self.n_melds - self.rest(p).top
         self.least = _least(self.floors)
         self.measured |= 1 << p
 
     def rest(self, p: int) -> _Groups:
         found = self._rests[p]
         if found is None:
-            found = self._rests[p] = _Groups(self._rest_codes(p), 1 - self.n_melds)
+            found = self._rests[p] = _Groups(_rest_codes(self.codes, self.kinds, p),
+                                             1 - self.n_melds)
         return found
 
     def _value(self, p: int, t: int, single: bool) -> int:
         """Pattern ``p``'s shanten after discarding ``t`` (held once when ``single``)."""
         rest = self.rest(p)
         base = 2 - 2 * self.n_melds  # the rest's 8 - 2·sets, the pattern counting as three
-        if single and p in _PATTERNS_OF[t]:
+        if single and _PATTERN_KINDS[p] >> t & 1:
             return 10 - self.held[p] + base - rest.top
         return 9 - self.held[p] + base - rest.top_without(t, rest.without(t))
 
@@ -1099,7 +1099,7 @@ class _Knitted:
                 continue
             mask |= _PATTERN_KINDS[p] & ~kinds
             rest = self.rest(p)
-            if single and p in _PATTERNS_OF[t]:
+            if single and _PATTERN_KINDS[p] >> t & 1:
                 mask |= rest.useful()
             else:
                 mask |= rest.useful_without(t, rest.without(t))
@@ -1113,28 +1113,34 @@ def useful_counts(counts: list[int], n_melds: int) -> tuple[int, tuple[int, ...]
     if sum(counts) % 3 != 1:
         result = analyze_counts(counts, n_melds)
         return result.shanten, result.useful
-    groups = _Groups(_codes(counts), 4 - n_melds)
-    base = 8 - 2 * n_melds
-    regular = best = base - groups.top
-    specials: list[int] = []
+    codes = _codes(counts)
+    groups = _Groups(codes, 4 - n_melds)
+    regular = best = 8 - 2 * n_melds - groups.top
+    mask = 0
     if n_melds <= 1:
-        held, paired = _held_masks(counts)
+        held = _Held(counts)
         seven = orphans = honors = _NO_SHAPE
-        if n_melds == 0:
-            seven = seven_pairs_shanten_counts(counts)
-            orphans = _thirteen_orphans(held, paired)
+        if n_melds == 0:  # (explicit minima: mypyc compiles them to plain compares)
+            seven = _seven_pairs(held)
+            orphans = _thirteen_orphans(held)
             honors = _honors_knitted(held)
-            best = min(regular, seven, orphans, honors)
-        if _knitted_straight(counts, n_melds, held, best + 1) <= best:
-            best, specials = _knitted_straight_useful(counts, n_melds)
+            if seven < best:
+                best = seven
+            if orphans < best:
+                best = orphans
+            if honors < best:
+                best = honors
+        if _knitted_straight(codes, held, n_melds, best + 1) <= best:
+            best, mask = _knitted_straight_useful(codes, held, n_melds)
         if seven == best:
-            specials += _seven_pairs_useful(counts)
+            mask |= held.odd
         if orphans == best:
-            specials += _thirteen_orphans_useful(counts)
+            mask |= _thirteen_orphans_useful(held)
         if honors == best:
-            specials += _honors_knitted_useful(counts)
-    mask = groups.useful() if regular == best else 0
-    return best, _kinds(mask | _kind_mask(specials))
+            mask |= _honors_knitted_useful(held)
+    if regular == best:
+        mask |= groups.useful()
+    return best, _kinds(mask)
 
 
 def discard_outcomes(counts: list[int], n_melds: int, with_useful: bool = True
@@ -1168,16 +1174,10 @@ def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = T
     concealed: _Concealed | None = None
     knitted: _Knitted | None = None
     if n_melds <= 1:
-        kinds = 0
-        pattern_held = [0, 0, 0, 0, 0, 0]
-        for t in range(NUM_KINDS):
-            if counts[t]:
-                kinds |= 1 << t
-                for p in _PATTERNS_OF[t]:
-                    pattern_held[p] += 1
-        knitted = _Knitted(codes, kinds, pattern_held, n_melds)
+        held = _Held(counts)
+        knitted = _Knitted(codes, held, n_melds)
         if n_melds == 0:
-            concealed = _Concealed(counts, kinds, pattern_held)
+            concealed = _Concealed(held)
     after: list[int] = []
     shapes: list[int] = []  # per kind held: regular, seven, orphans, honors, knitted
     low = _NO_SHAPE
