@@ -785,6 +785,15 @@ class _Held:
         return best
 
 
+def _smallest(a: int, b: int, c: int, d: int) -> int:
+    """The smallest of four shanten (``min`` is a generic call in compiled code)."""
+    if b < a:
+        a = b
+    if c < a:
+        a = c
+    return d if d < a else a
+
+
 def _seven_pairs(held: _Held) -> int:
     return 6 - held.pairs()
 
@@ -856,15 +865,7 @@ def shanten_counts(counts: Sequence[int], n_melds: int) -> int:
         return best
     held = _Held(c)
     if n_melds == 0:
-        v = _seven_pairs(held)
-        if v < best:
-            best = v
-        v = _thirteen_orphans(held)
-        if v < best:
-            best = v
-        v = _honors_knitted(held)
-        if v < best:
-            best = v
+        best = _smallest(best, _seven_pairs(held), _thirteen_orphans(held), _honors_knitted(held))
     if best > -1:
         best = _knitted_straight(codes, held, n_melds, best)
     return best
@@ -1120,16 +1121,11 @@ def useful_counts(counts: list[int], n_melds: int) -> tuple[int, tuple[int, ...]
     if n_melds <= 1:
         held = _Held(counts)
         seven = orphans = honors = _NO_SHAPE
-        if n_melds == 0:  # (explicit minima: mypyc compiles them to plain compares)
+        if n_melds == 0:
             seven = _seven_pairs(held)
             orphans = _thirteen_orphans(held)
             honors = _honors_knitted(held)
-            if seven < best:
-                best = seven
-            if orphans < best:
-                best = orphans
-            if honors < best:
-                best = honors
+            best = _smallest(best, seven, orphans, honors)
         if _knitted_straight(codes, held, n_melds, best + 1) <= best:
             best, mask = _knitted_straight_useful(codes, held, n_melds)
         if seven == best:
@@ -1188,14 +1184,9 @@ def discard_outcome_masks(counts: list[int], n_melds: int, with_useful: bool = T
         down = groups.without(t)
         regular = s = base - groups.top_without(t, down)
         seven = orphans = honors = knit = _NO_SHAPE
-        if concealed is not None:  # (explicit minima: mypyc compiles them to plain compares)
+        if concealed is not None:
             seven, orphans, honors = concealed.shanten(t, c)
-            if seven < s:
-                s = seven
-            if orphans < s:
-                s = orphans
-            if honors < s:
-                s = honors
+            s = _smallest(s, seven, orphans, honors)
         if knitted is not None:
             knit = knitted.after(t, c == 1, s)
             if knit < s:
