@@ -1035,9 +1035,9 @@ class _Knitted:
     rest: one group look-up. A pattern is only looked at when it can reach the bound asked
     (``floors``: the rest's shanten is -1 at best, and once the rest's best value is known no
     discard lowers it), and the hand's discards are not looked at one by one while no pattern
-    can (``least``): in most hands no discard's bound is ever reached. A rest's best value
-    is found from its groups' vector numbers (:meth:`_measure`); its :class:`_Groups` is
-    built only for a pattern that can still reach the bound.
+    can (``least``): in most hands no discard's bound is ever reached. A rest's
+    :class:`_Groups` (its best value, then each discard's) is built the first time a
+    discard's bound lets its pattern in (:meth:`_measure`).
     """
 
     __slots__ = ("_rests", "codes", "floors", "held", "kinds", "least", "measured", "n_melds")
