@@ -722,14 +722,24 @@ def _regular_useful(counts: list[int], n_melds: int) -> tuple[int, list[int]]:
 
 _NO_SHAPE: Final = 99
 """The shanten of a shape the melds rule out: above any other."""
-_POP9: Final[tuple[int, ...]] = tuple(bin(m).count("1") for m in range(512))
-"""The bits set in each 9-bit number."""
 
 
 def _popcount(mask: int) -> int:
-    """The kinds of a kind mask (``int.bit_count`` is a generic call in compiled code)."""
-    return (_POP9[mask & 511] + _POP9[mask >> 9 & 511] + _POP9[mask >> 18 & 511]
-            + _POP9[mask >> 27])
+    """How many kinds a kind mask holds (``int.bit_count`` is a generic call in compiled
+    code): the lengths of its four groups' entries in :data:`_MASK_KINDS`."""
+    return (len(_MASK_KINDS[mask & 511]) + len(_MASK_KINDS[512 + (mask >> 9 & 511)])
+            + len(_MASK_KINDS[1024 + (mask >> 18 & 511)]) + len(_MASK_KINDS[1536 + (mask >> 27)]))
+
+
+def unseen_of_kinds(mask: int, unseen: list[int]) -> int:
+    """The unseen copies (``unseen``: 34 counts) of the kinds of a kind mask (kind t at bit t),
+    group by group through :data:`_MASK_KINDS`: what the hand-analysis planes sum for useful
+    tiles given as masks (:func:`discard_outcome_masks`)."""
+    total = 0
+    for g in range(4):
+        for t in _MASK_KINDS[512 * g + (mask >> 9 * g & 511)]:
+            total += unseen[t]
+    return total
 
 
 def _kind_mask(kinds: Iterable[int]) -> int:

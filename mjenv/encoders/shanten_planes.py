@@ -58,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mjenv.actions import CHOW_BASE, DISCARD_BASE, NUM_ACTIONS, PUNG_BASE
-from mjenv.shanten import discard_outcome_masks, shanten_counts, useful_counts
+from mjenv.shanten import discard_outcome_masks, shanten_counts, unseen_of_kinds, useful_counts
 from mjenv.tiles import NUM_KINDS
 
 T: Final = NUM_KINDS
@@ -112,22 +112,6 @@ discards, the n flat indices set to 1, then for each discard keeping the best sh
 tile and the useful tiles left (a kind mask: kind t at bit t). Flat tuples of integers, and
 memo keys of bytes, because memo entries outlive the collector's young generation: the fewer
 objects they hold, the less its passes walk (a batch of games keeps a memo per game)."""
-
-_CHUNK_KINDS: Final = tuple(tuple(r for r in range(9) if m >> r & 1) for m in range(512))
-"""The ranks (bits) set in each 9-bit number."""
-
-
-def _unseen_of(kinds: int, unseen: list[int]) -> int:
-    """The unseen copies of the kinds of a kind mask, nine kinds at a time (``int.bit_length``
-    would be a generic call in compiled code, and a loop over every bit costs 34 steps)."""
-    total = 0
-    first = 0
-    while kinds:
-        for r in _CHUNK_KINDS[kinds & 511]:
-            total += unseen[first + r]
-        kinds >>= 9
-        first += 9
-    return total
 
 
 def _level_row(shanten: int) -> int:
@@ -197,7 +181,7 @@ class ShantenPlanes:
         cells[level * T:(level + 1) * T] = _ROWS[1]
         at = DISCARD_UKEIRE * T
         for j in range(best, len(template), 2):
-            cells[at + template[j]] = min(UKEIRE_CAP, _unseen_of(template[j + 1], unseen))
+            cells[at + template[j]] = min(UKEIRE_CAP, unseen_of_kinds(template[j + 1], unseen))
 
     def _discard_template(self, key: bytes, hand: list[int], n_melds: int) -> Template:
         after, best = discard_outcome_masks(hand, n_melds)
