@@ -734,7 +734,8 @@ def _popcount(mask: int) -> int:
 def unseen_of_kinds(mask: int, unseen: list[int]) -> int:
     """The unseen copies (``unseen``: 34 counts) of the kinds of a kind mask (kind t at bit t),
     group by group through :data:`_MASK_KINDS`: what the hand-analysis planes sum for useful
-    tiles given as masks (:func:`discard_outcome_masks`)."""
+    tiles given as masks (:func:`discard_outcome_masks`). No input checks (a hot path, like
+    the ``*_counts`` functions)."""
     total = 0
     for g in range(4):
         for t in _MASK_KINDS[512 * g + (mask >> 9 * g & 511)]:
