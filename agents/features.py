@@ -1,5 +1,5 @@
 """Planes a policy network can add to its observation (``PolicyConfig.features``): hand analysis,
-and the rule-based player's choice.
+and a hand-written player's choice.
 
 A network that sees only tiles must learn shanten (how far a hand is from ready) from data, and
 2 CPU cores never give it enough. A feature set is a list of *parts*, each a block of planes
@@ -21,18 +21,24 @@ over the 34 tile kinds appended after the ``mjenv-v1`` observation's 86, in orde
     behaviour cloning (without it, 71 % of its discards and 39 % of its claims), so
     reinforcement learning starts from the strongest hand-written play and only has to learn
     where to depart from it.
+``lookahead`` (6 planes)
+    the same hint from :class:`~mjenv_agents.lookahead.LookaheadAgent` (spec ``lookahead``,
+    default options): ``rule`` with one draw of search on its own turns, which beats ``rule``
+    (docs/training.md). ``rule`` and ``lookahead`` are the *hint parts*; a set holds at most one.
 
-Sets: ``none``; ``shanten-v1`` = shanten; ``shanten-v1+rule`` = shanten, rule. Everything is
-computed from the seat's own ``mjenv-v1`` observation and action mask only (no hidden
-information). :func:`augment` does a batch (the shanten part about 30 µs a decision compiled,
-the rule part about 0.3 ms); where the environment already produced a prefix of the parts
-(:func:`feature_encoder`: PPO's rollouts read ``mjenv-v1+shanten``), only the rest is computed,
-and :meth:`PolicyNet.prepare <mjenv_agents.policy.PolicyNet.prepare>` passes a complete
-observation through unchanged.
+Sets: ``none``; ``shanten-v1`` = shanten; ``shanten-v1+rule`` = shanten, rule;
+``shanten-v1+lookahead`` = shanten, lookahead. Everything is computed from the seat's own
+``mjenv-v1`` observation and action mask only (no hidden information). :func:`augment` does a
+batch (the shanten part about 30 µs a decision compiled, the rule part about 0.3 ms, the
+lookahead part a few ms on the turns it searches); where the environment already produced a
+prefix of the parts (:func:`feature_encoder`: PPO's rollouts read ``mjenv-v1+shanten``), only
+the rest is computed, and :meth:`PolicyNet.prepare <mjenv_agents.policy.PolicyNet.prepare>`
+passes a complete observation through unchanged.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -43,13 +49,18 @@ from mjenv.encoders.default import HAND, NUM_CHANNELS, S_MELD_COUNT, SCALARS, UN
 from mjenv.encoders.shanten_planes import ShantenPlanes
 from mjenv.tiles import NUM_KINDS
 
-PART_PLANES = {"shanten": 15, "rule": 6}
+PART_PLANES = {"shanten": 15, "rule": 6, "lookahead": 6}
 """Parts of a feature set -> the planes each adds."""
+
+HINT_PARTS = {"rule": "rule_based:RuleBasedAgent", "lookahead": "lookahead:LookaheadAgent"}
+"""The hint parts -> the player (``module:class`` of this package, default options) whose
+choice the part marks."""
 
 FEATURE_PARTS: dict[str, tuple[str, ...]] = {
     "none": (),
     "shanten-v1": ("shanten",),
     "shanten-v1+rule": ("shanten", "rule"),
+    "shanten-v1+lookahead": ("shanten", "lookahead"),
 }
 """Feature sets by name -> their parts, in the order their planes follow the observation."""
 
@@ -57,15 +68,16 @@ FEATURE_PLANES = {name: sum(PART_PLANES[p] for p in parts) for name, parts in FE
 """Feature sets by name -> the number of planes they add."""
 
 FEATURE_ENCODERS = {"none": "mjenv-v1", "shanten-v1": "mjenv-v1+shanten",
-                    "shanten-v1+rule": "mjenv-v1+shanten"}
+                    "shanten-v1+rule": "mjenv-v1+shanten",
+                    "shanten-v1+lookahead": "mjenv-v1+shanten"}
 """Feature sets by name -> the env encoder (mjenv.encoders) whose observation holds the
 ``mjenv-v1`` planes and the longest prefix of the set's parts the env can compute."""
 
 _PLANES = ShantenPlanes()
 """One analyser for the process: its memo only saves work (results never depend on it)."""
 
-_RULE: list[Any] = []
-"""The rule-based player of the ``rule`` part, made on first use (it imports the agent)."""
+_HINT_PLAYERS: dict[str, Any] = {}
+"""The player of each hint part, made on first use (it imports the agent)."""
 
 
 def feature_planes(name: str) -> int:
@@ -73,6 +85,14 @@ def feature_planes(name: str) -> int:
     if name not in FEATURE_PLANES:
         raise ValueError(f"unknown feature set {name!r}; known: {sorted(FEATURE_PLANES)}")
     return FEATURE_PLANES[name]
+
+
+def hint_part(name: str) -> str | None:
+    """Feature set ``name``'s hint part (:data:`HINT_PARTS`), or None; ValueError for an
+    unknown feature set."""
+    feature_planes(name)
+    found = [p for p in FEATURE_PARTS[name] if p in HINT_PARTS]
+    return found[0] if found else None
 
 
 def feature_encoder(name: str) -> str:
@@ -103,9 +123,11 @@ def augment(name: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]
     out = np.zeros((obs.shape[0], NUM_CHANNELS + k, NUM_KINDS), dtype=np.float32)
     out[:, :obs.shape[1]] = obs
     for part, start, end in zip(parts[have:], ends[have:-1], ends[have + 1:], strict=True):
-        fill = shanten_planes if part == "shanten" else rule_planes
         for i in range(obs.shape[0]):
-            fill(obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
+            if part == "shanten":
+                shanten_planes(obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
+            else:
+                hint_planes(part, obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
     return out
 
 
@@ -121,17 +143,18 @@ def shanten_planes(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
     _PLANES.fill(planes.reshape(-1), hand, n_melds, unseen, np.asarray(mask))
 
 
-def rule_planes(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
+def hint_planes(part: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                 planes: npt.NDArray[np.float32]) -> None:
-    """Fill ``planes`` (6, 34), zeroed, with the rule-based player's choice for one decision
-    (see the module docstring); nothing when the mask offers no action."""
+    """Fill ``planes`` (6, 34), zeroed, with the choice of hint part ``part``'s player for one
+    decision (see the module docstring); nothing when the mask offers no action."""
     if not np.any(mask):
         return
-    if not _RULE:
-        from .rule_based import RuleBasedAgent
-
-        _RULE.append(RuleBasedAgent())
-    planes[_rule_plane(int(_RULE[0].act(obs, np.asarray(mask))))] = 1.0
+    player = _HINT_PLAYERS.get(part)
+    if player is None:
+        module, cls = HINT_PARTS[part].split(":")
+        player = getattr(importlib.import_module(f".{module}", __package__), cls)()
+        _HINT_PLAYERS[part] = player
+    planes[_rule_plane(int(player.act(obs, np.asarray(mask))))] = 1.0
 
 
 _RULE_PLANE_OF_KIND = {K_DISCARD: 0, K_PUNG: 1, K_CHOW: 2}
@@ -152,15 +175,16 @@ def _rule_plane(action: int) -> tuple[int, int | slice]:
 
 def hint_index(name: str) -> npt.NDArray[np.int64]:
     """For each of the 235 actions, the cell of a flattened (planes, 34) input of feature set
-    ``name`` that holds 1 when the ``rule`` part names that action (a chow by its middle tile:
+    ``name`` that holds 1 when its hint part names that action (a chow by its middle tile:
     of the chows sharing it only the one with the discard is legal; a kong by its tile: only
     one kind is legal at a time)."""
     from mjenv.actions import NUM_ACTIONS
 
     parts = FEATURE_PARTS[name]
-    if "rule" not in parts:
-        raise ValueError(f"feature set {name!r} has no rule part")
-    start = NUM_CHANNELS + sum(PART_PLANES[p] for p in parts[:parts.index("rule")])
+    hint = hint_part(name)
+    if hint is None:
+        raise ValueError(f"feature set {name!r} has no hint part ({', '.join(HINT_PARTS)})")
+    start = NUM_CHANNELS + sum(PART_PLANES[p] for p in parts[:parts.index(hint)])
     index = np.zeros(NUM_ACTIONS, dtype=np.int64)
     for action in range(NUM_ACTIONS):
         plane, tile = _rule_plane(action)

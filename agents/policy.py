@@ -10,8 +10,9 @@ tile axis with the planes as channels:
     policy    flatten (C * 34) -> Linear -> 235 logits (+ hint, below), then masked
     value     flatten (C * 34) -> Linear -> ReLU -> Linear -> 1 scalar
 
-With ``hint_bias`` (a feature set holding the ``rule`` part, :mod:`mjenv_agents.features`), a
-learned scalar times the rule player's action, read off its hint planes
+With ``hint_bias`` (a feature set holding a hint part, ``rule`` or ``lookahead``:
+:mod:`mjenv_agents.features`), a learned scalar times the hinted player's action, read off its
+hint planes
 (:func:`~mjenv_agents.features.hint_index`), is added to the logits: a clone then copies even
 the actions too rare in its data for the linear head to learn per tile (concealed kongs).
 
@@ -62,7 +63,7 @@ from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders.default import NUM_CHANNELS
 from mjenv.tiles import NUM_KINDS
 
-from .features import FEATURE_PARTS, augment, feature_planes
+from .features import FEATURE_PARTS, augment, feature_planes, hint_part
 
 CHECKPOINT_FORMAT = "mjenv-policy"
 CHECKPOINT_VERSION = 1
@@ -88,10 +89,10 @@ class PolicyConfig:
     blocks: int = 4
     features: str = "none"
     """planes added to the observation (:mod:`mjenv_agents.features`): ``"none"``,
-    ``"shanten-v1"`` or ``"shanten-v1+rule"``"""
+    ``"shanten-v1"``, ``"shanten-v1+rule"`` or ``"shanten-v1+lookahead"``"""
     hint_bias: bool = False
-    """with a feature set holding the ``rule`` part: add a learned multiple of the rule
-    player's action (read off its planes) to the logits, so that copying it is exact"""
+    """with a feature set holding a hint part: add a learned multiple of the hinted player's
+    action (read off its planes) to the logits, so that copying it is exact"""
 
     def __post_init__(self) -> None:
         shape = self.obs_shape
@@ -108,17 +109,17 @@ class PolicyConfig:
         feature_planes(self.features)  # ValueError naming the known sets
         if not isinstance(self.hint_bias, bool):
             raise ValueError(f"PolicyConfig.hint_bias must be a bool, got {self.hint_bias!r}")
-        if self.hint_bias and "rule" not in FEATURE_PARTS[self.features]:
-            raise ValueError(f"PolicyConfig.hint_bias needs a feature set with the rule part, "
+        if self.hint_bias and hint_part(self.features) is None:
+            raise ValueError(f"PolicyConfig.hint_bias needs a feature set with a hint part, "
                              f"not {self.features!r}")
 
     @classmethod
     def fresh(cls, channels: int, blocks: int, features: str) -> PolicyConfig:
-        """A new network's shape: with a feature set holding the ``rule`` part it gets the hint
-        bias, so that a clone copies even the rule player's rare actions (BC and PPO both
+        """A new network's shape: with a feature set holding a hint part it gets the hint
+        bias, so that a clone copies even the hinted player's rare actions (BC and PPO both
         start from this)."""
         return cls(channels=channels, blocks=blocks, features=features,
-                   hint_bias="rule" in FEATURE_PARTS.get(features, ()))
+                   hint_bias=features in FEATURE_PARTS and hint_part(features) is not None)
 
     @property
     def input_planes(self) -> int:

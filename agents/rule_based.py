@@ -97,6 +97,9 @@ PlanFn = Callable[[list[int]], "int | None"]
 """A plan's shanten of standing tiles given as 34 counts (None: the plan is impossible)."""
 Plan = tuple[str, float, PlanFn]
 """(name, weight, shanten function)."""
+Scored = tuple[float, float, float, int, float, bool]
+"""A discard scored: (value less penalty, value of the hand it leaves, how much the tile is
+worth keeping, the tile, the danger penalty, whether the hand left is viable)."""
 
 # ---------------------------------------------------------------- the plans
 
@@ -147,6 +150,14 @@ def _neighbours(t: int) -> tuple[int, ...]:
 
 
 _NEAR = [_neighbours(t) for t in range(T)]
+
+
+def isolated_suited(counts: list[int], t: int) -> bool:
+    """Whether ``t`` is a suited kind that the hand (34 counts) neither holds nor holds a tile
+    within two ranks of: a copy drawn could join no set or partial set of a regular shape."""
+    if t >= EAST or counts[t]:
+        return False
+    return all(not counts[x] for x in _NEAR[t])
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); subclass it freely
@@ -201,7 +212,7 @@ class RuleBasedAgent:
         if PASS in legal:  # a claim on a discard, or a robbery (no win: passed above)
             return self._claim(f, counts, melds, legal)
         discards = [a - DISCARD_BASE for a in legal if DISCARD_BASE <= a < CHOW_BASE]
-        best_tile, best_value, _ = self._best_discard(counts, melds, discards)
+        best_tile, best_value = self._own_discard(counts, melds, discards)
         action = DISCARD_BASE + best_tile
         # kongs on an own turn: worth it when the hand keeps its value
         for a in legal:
@@ -261,45 +272,66 @@ class RuleBasedAgent:
         return best
 
     # ------------------------------------------------------------ valuation
+    def _own_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
+                     ) -> tuple[int, float]:
+        """The discard of an own turn (after a draw, or an own chow or pung) and the value
+        :meth:`_best_discard` gives the hand it leaves (the kongs are measured against it). A
+        subclass may choose the tile otherwise (mjenv_agents.lookahead)."""
+        tile, value, _ = self._best_discard(counts, melds, discards)
+        return tile, value
+
     def _best_discard(self, counts: list[int], melds: MeldList, discards: Sequence[int]
                       ) -> tuple[int, float, bool]:
-        """The discard to make from a 14-form hand and the value it leaves."""
+        """The discard to make from a 14-form hand, the value it leaves, and whether that
+        hand's leading component is viable (:meth:`_combine`)."""
+        plans = self._plans(counts, melds, top=5)
+        scored = self._scored_discards(counts, melds, discards, plans)
+        return self._pick(counts, melds, scored, plans)
+
+    def _scored_discards(self, counts: list[int], melds: MeldList, discards: Sequence[int],
+                         plans: list[Plan]) -> list[Scored]:
+        """Every distinct discard of a 14-form hand scored (:data:`Scored`), best first: the
+        value of the hand it leaves less its danger penalty, then the tiles least worth
+        keeping."""
         f = self._facts
         assert f is not None
-        plans = self._plans(counts, melds, top=5)
         threat = self._threat(f)
-        scored: list[tuple[float, int]] = []
-        viable: dict[int, bool] = {}
+        values: list[tuple[float, bool, int]] = []
         c = counts
         for t in set(discards):
             c[t] -= 1
-            v, viable[t] = self._combine(c, melds, plans)
+            v, viable = self._combine(c, melds, plans)
             c[t] += 1
-            scored.append((v, t))
-        best_v = max(v for v, _ in scored)
-        out: list[tuple[float, float, float, int]] = []
-        for v, t in scored:
-            pen = 0.0
-            guard = self.defence * threat * (1.0 - min(1.0, best_v / 0.5))
-            if guard > 0:
-                pen = guard * self._danger(f, t) * 0.1
-            out.append((v - pen, v, self._keep(counts, t), t))
+            values.append((v, viable, t))
+        best_v = max(v for v, _, _ in values)
+        guard = self.defence * threat * (1.0 - min(1.0, best_v / 0.5))
+        out: list[Scored] = []
+        for v, viable, t in values:
+            pen = guard * self._danger(f, t) * 0.1 if guard > 0 else 0.0
+            out.append((v - pen, v, self._keep(counts, t), t, pen, viable))
         out.sort(key=lambda x: (-x[0], x[2], x[3]))
-        # tie-break the leaders (within 2%) by the useful tiles of the leading plan
-        lead = out[0][0]
-        close = [x for x in out[:4] if x[0] >= lead - abs(lead) * 0.02 - 1e-9]
+        return out
+
+    def _pick(self, counts: list[int], melds: MeldList, scored: list[Scored],
+              plans: list[Plan]) -> tuple[int, float, bool]:
+        """The best of :meth:`_scored_discards`, with its value and viability: the leaders
+        (within 2 %) are told apart by the useful tiles of the leading plan."""
+        lead = scored[0][0]
+        close = [x for x in scored[:4] if x[0] >= lead - abs(lead) * 0.02 - 1e-9]
         if len(close) > 1 and plans:
-            name, w, fn = plans[0]
-            best_t, best_u = close[0][3], -1.0
+            fn = plans[0][2]
+            best = close[0]
+            best_u = -1.0
+            c = counts
             for x in close:
                 t = x[3]
                 c[t] -= 1
                 u = self._ukeire(c, melds, fn)
                 c[t] += 1
                 if u > best_u:
-                    best_t, best_u = t, u
-            return best_t, next(x[1] for x in close if x[3] == best_t), viable[best_t]
-        return out[0][3], out[0][1], viable[out[0][3]]
+                    best, best_u = x, u
+            return best[3], best[1], best[5]
+        return scored[0][3], scored[0][1], scored[0][5]
 
     def _keep(self, counts: list[int], t: int) -> float:
         """How much a tile is worth keeping regardless of plans (lower = discard first)."""
@@ -425,12 +457,8 @@ class RuleBasedAgent:
             u = unseen[t]
             if u <= 0 or c[t] >= 4:
                 continue
-            if not c[t] and t < EAST:  # a suited tile not held: useful only next to one
-                for x in _NEAR[t]:
-                    if c[x]:
-                        break
-                else:
-                    continue
+            if isolated_suited(c, t):
+                continue
             c[t] += 1
             s = fn(c)
             c[t] -= 1

@@ -41,6 +41,8 @@ mjenv's own::
     random       mjenv_agents.random_agent:RandomAgent
     greedy       mjenv_agents.greedy:GreedyShantenAgent
     rule         mjenv_agents.rule_based:RuleBasedAgent
+    lookahead    mjenv_agents.lookahead:LookaheadAgent: ``rule`` with one draw of search on its
+                 own turns (stronger than ``rule``: docs/training.md)
     policy:PATH  mjenv_agents.policy:PolicyAgent(path=PATH): a checkpoint of the torch policy
     pretrained   mjenv_agents.pretrained:PretrainedAgent: the policy checkpoint shipped in the
                  package (docs/training.md, "The shipped policy")

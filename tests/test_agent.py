@@ -33,6 +33,7 @@ BUILTINS = {
     "random": "mjenv_agents.random_agent:RandomAgent",
     "greedy": "mjenv_agents.greedy:GreedyShantenAgent",
     "rule": "mjenv_agents.rule_based:RuleBasedAgent",
+    "lookahead": "mjenv_agents.lookahead:LookaheadAgent",
     "policy": "mjenv_agents.policy:PolicyAgent",
     "pretrained": "mjenv_agents.pretrained:PretrainedAgent",
     "botzone": "mjenv.botzone.program_agent:BotzoneProgramAgent",

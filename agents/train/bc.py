@@ -120,8 +120,8 @@ class Args:
     blocks: int = 4
     """PolicyNet residual blocks"""
     features: str = "none"
-    """planes the network adds (``none``, ``shanten-v1``, ``shanten-v1+rule``;
-    mjenv_agents.features)"""
+    """planes the network adds (``none``, ``shanten-v1``, ``shanten-v1+rule``,
+    ``shanten-v1+lookahead``; mjenv_agents.features)"""
     init: str = ""
     """a checkpoint to start from (its shape wins over ``channels`` / ``blocks``)"""
     label_smoothing: float = 0.0

@@ -214,8 +214,8 @@ class Args:
     """fresh PolicyNet width (ignored with ``init``)"""
     blocks: int = 4
     features: str = "none"
-    """fresh PolicyNet's added planes (``none``, ``shanten-v1``, ``shanten-v1+rule``; ignored
-    with ``init``)"""
+    """fresh PolicyNet's added planes (``none``, ``shanten-v1``, ``shanten-v1+rule``,
+    ``shanten-v1+lookahead``; ignored with ``init``)"""
     updates: int = 100
     games: int = 32
     """hands in play at once (the inference batch)"""

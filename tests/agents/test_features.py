@@ -167,19 +167,21 @@ def test_label_smoothing_spreads_over_legal_actions_only() -> None:
     assert torch.allclose(smooth, 0.9 * plain + 0.1 * spread)
 
 
-def test_the_hint_bias_raises_exactly_the_rule_agents_action(greedy_data) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("features", ["shanten-v1+rule", "shanten-v1+lookahead"])
+def test_the_hint_bias_raises_exactly_the_hinted_action(greedy_data, features) -> None:  # type: ignore[no-untyped-def]
     """``hint_bias``: the cell :func:`hint_index` reads for an action holds 1 exactly when the
-    rule part names that action, among the legal ones, so the bias lifts that logit alone."""
-    from mjenv_agents.features import hint_index
-    from mjenv_agents.rule_based import RuleBasedAgent
+    hint part names that action, among the legal ones, so the bias lifts that logit alone; the
+    hint is the choice of the part's own player (``rule`` or ``lookahead``)."""
+    from mjenv.agent import make_agent
+    from mjenv_agents.features import hint_index, hint_part
 
     d = greedy_data
-    full = augment("shanten-v1+rule", d.obs, d.mask)
-    lifted = full.reshape(len(d), -1)[:, hint_index("shanten-v1+rule")] * d.mask
-    rule = RuleBasedAgent()
+    full = augment(features, d.obs, d.mask)
+    lifted = full.reshape(len(d), -1)[:, hint_index(features)] * d.mask
+    player = make_agent(str(hint_part(features)))
     for i in range(len(d)):
-        assert np.flatnonzero(lifted[i]).tolist() == [rule.act(d.obs[i], d.mask[i])]
-    with pytest.raises(ValueError, match="no rule part"):
+        assert np.flatnonzero(lifted[i]).tolist() == [player.act(d.obs[i], d.mask[i])]
+    with pytest.raises(ValueError, match="no hint part"):
         hint_index("shanten-v1")
 
 
@@ -194,5 +196,6 @@ def test_a_checkpoint_without_hint_bias_still_loads(tmp_path) -> None:  # type: 
     save_checkpoint(tmp_path / "h.pt", net)
     back, _ = load_checkpoint(tmp_path / "h.pt")
     assert back.config.hint_bias and float(back.hint_scale.detach()) == 5.0
-    with pytest.raises(ValueError, match="rule part"):
+    with pytest.raises(ValueError, match="hint part"):
         PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1", hint_bias=True))
+    assert PolicyConfig.fresh(8, 1, "shanten-v1+lookahead").hint_bias
