@@ -146,7 +146,11 @@ def shanten_planes(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
 def hint_planes(part: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                 planes: npt.NDArray[np.float32]) -> None:
     """Fill ``planes`` (6, 34), zeroed, with the choice of hint part ``part``'s player for one
-    decision (see the module docstring); nothing when the mask offers no action."""
+    decision (see the module docstring); nothing when the mask offers no action. The player
+    is reset first: its memo of ready hands keeps a value across the decisions of a hand as if
+    nothing had been seen since, so without the reset the hint would depend on which decisions
+    the process met before (8 of 10,422 `rule` hints and 50 `lookahead` ones differed), and a
+    policy's play on how an evaluation was split among processes."""
     if not np.any(mask):
         return
     player = _HINT_PLAYERS.get(part)
@@ -154,6 +158,7 @@ def hint_planes(part: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bo
         module, cls = HINT_PARTS[part].split(":")
         player = getattr(importlib.import_module(f".{module}", __package__), cls)()
         _HINT_PLAYERS[part] = player
+    player.reset(0)
     planes[_rule_plane(int(player.act(obs, np.asarray(mask))))] = 1.0
 
 

@@ -180,6 +180,7 @@ def test_the_hint_bias_raises_exactly_the_hinted_action(greedy_data, features) -
     lifted = full.reshape(len(d), -1)[:, hint_index(features)] * d.mask
     player = make_agent(str(hint_part(features)))
     for i in range(len(d)):
+        player.reset(0)  # as the hint's player is before each decision
         assert np.flatnonzero(lifted[i]).tolist() == [player.act(d.obs[i], d.mask[i])]
     with pytest.raises(ValueError, match="no hint part"):
         hint_index("shanten-v1")
@@ -199,3 +200,36 @@ def test_a_checkpoint_without_hint_bias_still_loads(tmp_path) -> None:  # type: 
     with pytest.raises(ValueError, match="hint part"):
         PolicyNet(PolicyConfig(channels=8, blocks=1, features="shanten-v1", hint_bias=True))
     assert PolicyConfig.fresh(8, 1, "shanten-v1+lookahead").hint_bias
+
+
+def test_the_hint_is_a_function_of_the_decision_alone() -> None:
+    """The hint's player is reset before each decision. ``rule`` remembers the value of each
+    ready hand it has scored, as if nothing had been seen since, until it is reset: in this
+    hand, decision 60 gets another answer from a player that scored decision 54 just before
+    (the memo would leak), but its hint is the fresh player's answer."""
+    import mjenv
+    from mjenv.mahjong_env import AGENTS
+    from mjenv_agents.features import hint_index
+    from mjenv_agents.rule_based import RuleBasedAgent
+
+    env = mjenv.raw_env()
+    env.reset(seed=5039)
+    players = [RuleBasedAgent(strict=True) for _ in range(4)]
+    obs, masks = [], []
+    for current in env.agent_iter():
+        o, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        obs.append(o["observation"])
+        masks.append(o["action_mask"])
+        env.step(int(players[AGENTS.index(current)].act(o["observation"], o["action_mask"])))
+    earlier, later = 54, 60
+    fresh = RuleBasedAgent().act(obs[later], masks[later])
+    carried = RuleBasedAgent()
+    carried.act(obs[earlier], masks[earlier])
+    assert carried.act(obs[later], masks[later]) != fresh
+    both = augment("shanten-v1+rule", np.stack([obs[earlier], obs[later]]),
+                   np.stack([masks[earlier], masks[later]]) != 0)
+    lifted = both[1].reshape(-1)[hint_index("shanten-v1+rule")] * masks[later]
+    assert np.flatnonzero(lifted).tolist() == [fresh]

@@ -30,7 +30,8 @@ def test_shipped_configs_parse() -> None:
         assert p.bc.out == str(p.out / "bc") and p.ppo.out == str(p.out / "ppo")
     strong = pipeline.load(CONFIGS / "strong.toml")  # the shipped policy: cloning, evaluation
     assert strong.bc is not None and strong.ppo is None and strong.evaluate is not None
-    assert strong.bc.features == "shanten-v1+rule" and strong.evaluate.deals == 1000
+    assert strong.bc.features == "shanten-v1+lookahead" and strong.evaluate.deals == 1000
+    assert strong.bc.teacher == "lookahead"
 
 
 def test_shared_keys_and_overrides(tmp_path: Path) -> None:
@@ -93,11 +94,11 @@ def test_smoke_config_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_the_strong_recipe_at_smoke_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                          ) -> None:
-    """configs/strong.toml with tiny budgets: the rule hint planes go through cloning (label
-    smoothing) and the evaluation plays the clone."""
+    """configs/strong.toml with tiny budgets: the lookahead player's hands and hint planes go
+    through cloning (label smoothing) and the evaluation plays the clone."""
     out = tmp_path / "strong"
     argv = ["train", "--config", str(CONFIGS / "strong.toml"), "--out", str(out),
-            "--no-progress", "bc.hands=3", f"bc.data={out / 'rule3.npz'}", "bc.workers=1",
+            "--no-progress", "bc.hands=3", f"bc.data={out / 'lookahead3.npz'}", "bc.workers=1",
             "bc.epochs=1", "evaluate.deals=1", "evaluate.workers=1",
             'evaluate.opponents=["rule"]']
     assert mjenv_main(argv) == 0
@@ -106,6 +107,6 @@ def test_the_strong_recipe_at_smoke_size(tmp_path: Path, capsys: pytest.CaptureF
     from mjenv_agents.policy import load_checkpoint
 
     net, _ = load_checkpoint(out / "bc" / "final.pt")
-    assert net.config.features == "shanten-v1+rule" and net.config.input_planes == 86 + 21
+    assert net.config.features == "shanten-v1+lookahead" and net.config.input_planes == 86 + 21
     assert net.config.hint_bias
     assert "score difference" in capsys.readouterr().out
