@@ -16,8 +16,9 @@ to a few milliseconds.
 Why it helps, measured (docs/training.md, "A search agent: one draw of lookahead"): the leading
 discards of ``rule`` often tie on plans and shanten while one keeps more live tiles toward the
 plans; averaging ``rule``'s own value over the draws tells them apart. About 11 own turns a
-hand are searched and about 3 change ``rule``'s discard. Claims, kongs, wins and defence are
-``rule``'s.
+hand are searched and about 3 change ``rule``'s discard: +1.86 per hand against three
+``rule`` players [+0.70, +3.02] over 1,000 duplicate deals, +1.17 [+0.52, +1.82] over 3,000
+others. Claims, kongs, wins and defence are ``rule``'s.
 
 Options: ``window`` (the share of ``rule``'s score within which a discard is a candidate),
 ``candidates`` (how many at most), and every option of ``rule`` (``decay``, ``defence``, ...).

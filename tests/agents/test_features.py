@@ -204,32 +204,18 @@ def test_a_checkpoint_without_hint_bias_still_loads(tmp_path) -> None:  # type: 
 
 def test_the_hint_is_a_function_of_the_decision_alone() -> None:
     """The hint's player is reset before each decision. ``rule`` remembers the value of each
-    ready hand it has scored, as if nothing had been seen since, until it is reset: in this
-    hand, decision 60 gets another answer from a player that scored decision 54 just before
+    ready hand it has scored, as if nothing had been seen since, until it is reset: in these
+    hands, decision 329 gets another answer from a player that scored decision 318 just before
     (the memo would leak), but its hint is the fresh player's answer."""
-    import mjenv
-    from mjenv.mahjong_env import AGENTS
     from mjenv_agents.features import hint_index
     from mjenv_agents.rule_based import RuleBasedAgent
 
-    env = mjenv.raw_env()
-    env.reset(seed=5039)
-    players = [RuleBasedAgent(strict=True) for _ in range(4)]
-    obs, masks = [], []
-    for current in env.agent_iter():
-        o, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        obs.append(o["observation"])
-        masks.append(o["action_mask"])
-        env.step(int(players[AGENTS.index(current)].act(o["observation"], o["action_mask"])))
-    earlier, later = 54, 60
-    fresh = RuleBasedAgent().act(obs[later], masks[later])
+    d = generate(hands=12, seed=3)
+    earlier, later = 318, 329
+    fresh = RuleBasedAgent().act(d.obs[later], d.mask[later])
     carried = RuleBasedAgent()
-    carried.act(obs[earlier], masks[earlier])
-    assert carried.act(obs[later], masks[later]) != fresh
-    both = augment("shanten-v1+rule", np.stack([obs[earlier], obs[later]]),
-                   np.stack([masks[earlier], masks[later]]) != 0)
-    lifted = both[1].reshape(-1)[hint_index("shanten-v1+rule")] * masks[later]
+    carried.act(d.obs[earlier], d.mask[earlier])
+    assert carried.act(d.obs[later], d.mask[later]) != fresh
+    both = augment("shanten-v1+rule", d.obs[[earlier, later]], d.mask[[earlier, later]])
+    lifted = both[1].reshape(-1)[hint_index("shanten-v1+rule")] * d.mask[later]
     assert np.flatnonzero(lifted).tolist() == [fresh]

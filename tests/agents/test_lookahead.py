@@ -15,31 +15,13 @@ from mjenv.agent import Agent, make_agent, parse_spec
 from mjenv.mahjong_env import AGENTS
 from mjenv_agents.lookahead import LookaheadAgent
 from mjenv_agents.rule_based import RuleBasedAgent
-
-
-def _decisions(hands: int, seed: int) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """Every decision (seat, observation, mask) of ``hands`` hands of four ``rule`` players."""
-    out: list[tuple[int, np.ndarray, np.ndarray]] = []
-    for h in range(hands):
-        env = mjenv.raw_env()
-        env.reset(seed=seed + h)
-        players = [RuleBasedAgent(strict=True) for _ in range(4)]
-        for s, p in enumerate(players):
-            p.reset(s, h)
-        for current in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = AGENTS.index(current)
-            out.append((seat, obs["observation"].copy(), obs["action_mask"].copy()))
-            env.step(int(players[seat].act(obs["observation"], obs["action_mask"])))
-    return out
+from mjenv_agents.train.dataset import Dataset, generate
 
 
 @pytest.fixture(scope="module")
-def decisions() -> list[tuple[int, np.ndarray, np.ndarray]]:
-    return _decisions(6, 4100)
+def decisions() -> Dataset:
+    """Every decision of 6 hands of four ``rule`` players (observation, mask, rule's action)."""
+    return generate(hands=6, seed=4100)
 
 
 def test_spec_and_options() -> None:
@@ -52,27 +34,26 @@ def test_spec_and_options() -> None:
             make_agent(f"lookahead {bad}")
 
 
-def test_one_candidate_is_rule(decisions: list[tuple[int, np.ndarray, np.ndarray]]) -> None:
+def test_one_candidate_is_rule(decisions: Dataset) -> None:
     """With one candidate nothing is searched: every decision is ``rule``'s."""
     rule = RuleBasedAgent(strict=True)
     plain = LookaheadAgent(candidates=1, strict=True)
-    for seat, obs, mask in decisions:
-        rule.reset(seat)
-        plain.reset(seat)
+    for obs, mask in zip(decisions.obs, decisions.mask, strict=True):
+        rule.reset(0)
+        plain.reset(0)
         assert plain.act(obs, mask) == rule.act(obs, mask)
     assert plain.searched == plain.departures == 0
 
 
-def test_departs_only_on_own_discards(
-        decisions: list[tuple[int, np.ndarray, np.ndarray]]) -> None:
+def test_departs_only_on_own_discards(decisions: Dataset) -> None:
     """Where the two differ, both answers are discards of an own turn, and the searched turns
     include every departure; some turns are searched and some discards change."""
     rule = RuleBasedAgent(strict=True)
     agent = LookaheadAgent(strict=True)
     differ = 0
-    for seat, obs, mask in decisions:
-        rule.reset(seat)
-        agent.reset(seat)
+    for obs, mask in zip(decisions.obs, decisions.mask, strict=True):
+        rule.reset(0)
+        agent.reset(0)
         mine, theirs = agent.act(obs, mask), rule.act(obs, mask)
         assert mask[mine] == 1
         if mine != theirs:
@@ -81,6 +62,35 @@ def test_departs_only_on_own_discards(
             assert not mask[WIN]
     assert differ == agent.departures > 0
     assert agent.searched > agent.departures
+
+
+def test_a_departure_raises_the_searched_value(decisions: Dataset) -> None:
+    """Where it departs, the discard it makes has the larger mean over the next draw (less its
+    danger penalty) than ``rule``'s, measured again on the same decision."""
+    rule = RuleBasedAgent(strict=True)
+    agent = LookaheadAgent(strict=True)
+    checked = 0
+    for obs, mask in zip(decisions.obs, decisions.mask, strict=True):
+        rule.reset(0)
+        agent.reset(0)
+        mine, theirs = agent.act(obs, mask), rule.act(obs, mask)
+        if mine == theirs:
+            continue
+        f = agent._facts
+        assert f is not None
+        hand, melds = list(f.hand), tuple(f.melds[0])
+        legal = [int(a) - DISCARD_BASE for a in np.flatnonzero(mask)
+                 if DISCARD_BASE <= a < CHOW_BASE]
+        penalty = {x[3]: x[4] for x in agent._scored_discards(hand, melds, legal,
+                                                               agent._plans(hand, melds, 5))}
+        searched = []
+        for tile in (mine - DISCARD_BASE, theirs - DISCARD_BASE):
+            hand[tile] -= 1
+            searched.append(agent._after_next_draw(hand, melds) - penalty[tile])
+            hand[tile] += 1
+        assert searched[0] > searched[1]
+        checked += 1
+    assert checked > 0
 
 
 @pytest.mark.parametrize("rules", ["mcr", "botzone"])
