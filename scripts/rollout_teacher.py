@@ -18,7 +18,8 @@ minus ``rule``'s choice) is a one-sample estimate of what departing from ``rule`
 expected gain a fair player could learn; the hidden state is only the sampling. Each run of
 ``--hands`` hands writes one ``.npz`` (``h<start>.npz``), so a long collection resumes by file.
 
-``estimate`` fits the shipped ``pretrained`` network (its own inputs, ``shanten-v1+rule``) to
+``estimate`` fits the shipped ``pretrained`` network (its own inputs: ``shanten-v1+rule`` when
+the results in docs/training.md were measured, ``shanten-v1+lookahead`` since 2026-12-05) to
 predict *A*: the logit of each alternative minus that of ``rule``'s choice, mean squared error,
 targets clipped at ±48. Folds are by hand: each hand's decisions are predicted by a network
 that never saw that hand. The estimate of deviating wherever the predicted gain exceeds ``tau``
