@@ -6,7 +6,10 @@ departures from ``rule`` are only own-turn discards among ``rule``'s leading one
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import mjenv
@@ -45,16 +48,23 @@ def test_one_candidate_is_rule(decisions: Dataset) -> None:
     assert plain.searched == plain.departures == 0
 
 
-def test_departs_only_on_own_discards(decisions: Dataset) -> None:
-    """Where the two differ, both answers are discards of an own turn, and the searched turns
-    include every departure; some turns are searched and some discards change."""
+def _side_by_side(agent: LookaheadAgent, decisions: Dataset
+                  ) -> Iterator[tuple[npt.NDArray[np.bool_], int, int]]:
+    """Each decision answered by ``agent`` and by a ``rule`` player, both reset first: (the
+    mask, the agent's answer, ``rule``'s)."""
     rule = RuleBasedAgent(strict=True)
-    agent = LookaheadAgent(strict=True)
-    differ = 0
     for obs, mask in zip(decisions.obs, decisions.mask, strict=True):
         rule.reset(0)
         agent.reset(0)
-        mine, theirs = agent.act(obs, mask), rule.act(obs, mask)
+        yield mask, agent.act(obs, mask), rule.act(obs, mask)
+
+
+def test_departs_only_on_own_discards(decisions: Dataset) -> None:
+    """Where the two differ, both answers are discards of an own turn, and the searched turns
+    include every departure; some turns are searched and some discards change."""
+    agent = LookaheadAgent(strict=True)
+    differ = 0
+    for mask, mine, theirs in _side_by_side(agent, decisions):
         assert mask[mine] == 1
         if mine != theirs:
             differ += 1
@@ -67,13 +77,9 @@ def test_departs_only_on_own_discards(decisions: Dataset) -> None:
 def test_a_departure_raises_the_searched_value(decisions: Dataset) -> None:
     """Where it departs, the discard it makes has the larger mean over the next draw (less its
     danger penalty) than ``rule``'s, measured again on the same decision."""
-    rule = RuleBasedAgent(strict=True)
     agent = LookaheadAgent(strict=True)
     checked = 0
-    for obs, mask in zip(decisions.obs, decisions.mask, strict=True):
-        rule.reset(0)
-        agent.reset(0)
-        mine, theirs = agent.act(obs, mask), rule.act(obs, mask)
+    for mask, mine, theirs in _side_by_side(agent, decisions):
         if mine == theirs:
             continue
         f = agent._facts
@@ -91,6 +97,52 @@ def test_a_departure_raises_the_searched_value(decisions: Dataset) -> None:
         assert searched[0] > searched[1]
         checked += 1
     assert checked > 0
+
+
+def test_the_searched_value_is_the_mean_over_the_next_draw(decisions: Dataset) -> None:
+    """``_after_next_draw`` of the hand each discard leaves, at every own turn, against the
+    definition written out: each unseen kind drawn (weighted by its copies), then the best of
+    ``rule``'s values over the discards of the 14 tiles, never below the hand's own value; a
+    kind that joins nothing (not held, no held tile of its suit within two ranks, or an honour
+    not held) leaves the hand's own value."""
+    agent = LookaheadAgent(strict=True)
+    checked = 0
+    for obs, mask in zip(decisions.obs[::7], decisions.mask[::7], strict=True):
+        if not mask[DISCARD_BASE:CHOW_BASE].any():
+            continue
+        agent.reset(0)
+        agent.act(obs, mask)  # sets the facts and the decay the values use
+        f = agent._facts
+        assert f is not None
+        hand, melds = list(f.hand), tuple(f.melds[0])
+        for t in {int(a) - DISCARD_BASE for a in np.flatnonzero(mask[:CHOW_BASE])
+                  if a >= DISCARD_BASE}:
+            hand[t] -= 1
+            now = agent._value13(hand, melds)
+            total, weight = 0.0, 0
+            for u, copies in enumerate(f.unseen):
+                if copies <= 0 or hand[u] >= 4:
+                    continue
+                near = [x for x in range(u - 2, u + 3)
+                        if u < 27 and 0 <= x < 27 and x // 9 == u // 9]
+                if not hand[u] and not any(hand[x] for x in near):
+                    value = now
+                else:
+                    drawn = hand[:]
+                    drawn[u] += 1
+                    plans = agent._plans(drawn, melds, 5)
+                    value = now
+                    for x in range(34):
+                        if drawn[x]:
+                            drawn[x] -= 1
+                            value = max(value, agent._combine(drawn, melds, plans)[0])
+                            drawn[x] += 1
+                total += copies * value
+                weight += copies
+            assert agent._after_next_draw(hand, melds) == pytest.approx(total / weight)
+            hand[t] += 1
+            checked += 1
+    assert checked > 50
 
 
 @pytest.mark.parametrize("rules", ["mcr", "botzone"])
