@@ -39,6 +39,7 @@ passes a complete observation through unchanged.
 from __future__ import annotations
 
 import importlib
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,8 @@ PART_PLANES = {"shanten": 15, "rule": 6, "lookahead": 6}
 
 HINT_PARTS = {"rule": "rule_based:RuleBasedAgent", "lookahead": "lookahead:LookaheadAgent"}
 """The hint parts -> the player (``module:class`` of this package, default options) whose
-choice the part marks."""
+choice the part marks. Named here rather than by agent spec: a Botzone zip carries no entry
+points to look a spec up in."""
 
 FEATURE_PARTS: dict[str, tuple[str, ...]] = {
     "none": (),
@@ -123,11 +125,9 @@ def augment(name: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]
     out = np.zeros((obs.shape[0], NUM_CHANNELS + k, NUM_KINDS), dtype=np.float32)
     out[:, :obs.shape[1]] = obs
     for part, start, end in zip(parts[have:], ends[have:-1], ends[have + 1:], strict=True):
+        fill = shanten_planes if part == "shanten" else partial(hint_planes, part)
         for i in range(obs.shape[0]):
-            if part == "shanten":
-                shanten_planes(obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
-            else:
-                hint_planes(part, obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
+            fill(obs[i, :NUM_CHANNELS], mask[i], out[i, start:end])
     return out
 
 
@@ -159,15 +159,15 @@ def hint_planes(part: str, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bo
         player = getattr(importlib.import_module(f".{module}", __package__), cls)()
         _HINT_PLAYERS[part] = player
     player.reset(0)
-    planes[_rule_plane(int(player.act(obs, np.asarray(mask))))] = 1.0
+    planes[_hint_plane(int(player.act(obs, np.asarray(mask))))] = 1.0
 
 
-_RULE_PLANE_OF_KIND = {K_DISCARD: 0, K_PUNG: 1, K_CHOW: 2}
-"""Action kind -> its plane in the ``rule`` part; every kind of kong: 3."""
+_HINT_PLANE_OF_KIND = {K_DISCARD: 0, K_PUNG: 1, K_CHOW: 2}
+"""Action kind -> its plane in a hint part; every kind of kong: 3."""
 
 
-def _rule_plane(action: int) -> tuple[int, int | slice]:
-    """(plane, tile or every tile) of ``action`` in the ``rule`` part."""
+def _hint_plane(action: int) -> tuple[int, int | slice]:
+    """(plane, tile or every tile) of ``action`` in a hint part."""
     kind, tile = decode(action)
     if kind == K_WIN:
         return 4, slice(None)
@@ -175,7 +175,7 @@ def _rule_plane(action: int) -> tuple[int, int | slice]:
         return 5, slice(None)
     if kind == K_CHOW:
         return 2, decode_chow(action)[0]  # its middle tile: the claimed one is the discard
-    return _RULE_PLANE_OF_KIND.get(kind, 3), tile
+    return _HINT_PLANE_OF_KIND.get(kind, 3), tile
 
 
 def hint_index(name: str) -> npt.NDArray[np.int64]:
@@ -192,6 +192,6 @@ def hint_index(name: str) -> npt.NDArray[np.int64]:
     start = NUM_CHANNELS + sum(PART_PLANES[p] for p in parts[:parts.index(hint)])
     index = np.zeros(NUM_ACTIONS, dtype=np.int64)
     for action in range(NUM_ACTIONS):
-        plane, tile = _rule_plane(action)
+        plane, tile = _hint_plane(action)
         index[action] = (start + plane) * NUM_KINDS + (0 if isinstance(tile, slice) else tile)
     return index
