@@ -199,12 +199,13 @@ def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 
 def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
-                pin: bool = False) -> Callable[[int, int], tuple[int, float]]:
+                pin: bool = False, dtype: str = "float32",
+                ) -> Callable[[int, int], tuple[int, float]]:
     def run(decisions: int, seed: int) -> tuple[int, float]:
         rng = np.random.default_rng(seed)
         with (null_encoder() if encoder == NULL else contextlib.nullcontext(),
               VectorMahjongEnv(n, num_workers=workers, encoder=encoder,
-                               pin_workers=pin) as env):
+                               pin_workers=pin, observation_dtype=dtype) as env):
             batch = env.reset(seed=seed)
             for _ in range(warmup):
                 batch = env.step(random_actions(rng, batch.action_mask))
@@ -304,6 +305,11 @@ def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> 
             out.append(Case(f"vec.{encoder}.1024.2p", "`VectorMahjongEnv`, `pin_workers=True`",
                             1024, 2, encoder, encoder == SHANTEN,
                             vector_loop(1024, 2, encoder, warmup, min_steps, pin=True)))
+        big = 1024 if not quick else 64  # the counts instead of float32 (no target)
+        out.append(Case(f"vec.{encoder}.{big}.0u8", "`VectorMahjongEnv`, "
+                        "`observation_dtype=\"uint8\"` (the counts)", big, 0, encoder,
+                        encoder == SHANTEN,
+                        vector_loop(big, 0, encoder, warmup, min_steps, dtype="uint8")))
     out += [Case(f"vec.{NULL}.{n}.0", "`VectorMahjongEnv`, no observation written", n, 0, NULL,
                  False, vector_loop(n, 0, NULL, warmup, min_steps))
             for n in batches]
@@ -406,7 +412,12 @@ def acceptance(rates: dict[str, list[float]]) -> list[str]:
               ("like for like (no target): one core, N = 64, `mjenv-v1` / 64 RiichiEnv tables "
                "in turn", "vec.mjenv-v1.64.0", "riichienv.64", None),
               ("what a batch costs RiichiEnv itself (no target): 1,024 tables in turn / one "
-               "table", "riichienv.1024", "riichienv", None)]
+               "table", "riichienv.1024", "riichienv", None),
+              ("the counts instead of float32 (no target; not the acceptance's observation): "
+               "one core, N = 1,024, `mjenv-v1`, `observation_dtype=\"uint8\"` / RiichiEnv",
+               "vec.mjenv-v1.1024.0u8", "riichienv", None),
+              (f"the same with `{SHANTEN}` (no target) / RiichiEnv", f"vec.{SHANTEN}.1024.0u8",
+               "riichienv", None)]
     lines = []
     for label, key, base, target in checks:
         got = median_ratio(rates, key, base)

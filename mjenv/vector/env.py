@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
-from mjenv.vector.options import check_illegal, env_options, single_spaces
+from mjenv.vector.options import check_illegal, check_observation_dtype, env_options, single_spaces
 from mjenv.vector.seeds import check_seed, fresh_seed
-from mjenv.vector.shard import Infos, array_specs, make_games_shard
+from mjenv.vector.shard import Infos, array_specs, counts_to_float, make_games_shard
 from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
 
 
@@ -30,8 +30,10 @@ class Batch:
 
     seat: npt.NDArray[np.int8]
     """(N,) the seat (0..3) that must act next in each game."""
-    observation: npt.NDArray[np.float32]
-    """(N, *encoder shape) that seat's observation (``raw_env.observe(...)["observation"]``)."""
+    observation: npt.NDArray[Any]
+    """(N, *encoder shape) that seat's observation (``raw_env.observe(...)["observation"]``),
+    float32; with ``observation_dtype="uint8"`` the encoder's counts, of which that
+    observation is a fixed scaling (:meth:`VectorMahjongEnv.decode_observation`)."""
     action_mask: npt.NDArray[np.int8]
     """(N, 235) that seat's legal actions."""
     oracle: npt.NDArray[np.float32] | None
@@ -57,23 +59,34 @@ class VectorMahjongEnv:
     processes over shared memory, same results), ``context`` (the workers' start method),
     ``pin_workers`` (Linux: each worker on a CPU of its own, for a machine whose cores the
     batch has to itself; :mod:`mjenv.vector.workers`), ``copy`` (return copies instead of the
-    env's buffers).
+    env's buffers), ``observation_dtype`` (``"float32"``: ``raw_env``'s observation;
+    ``"uint8"``: the encoder's counts, a quarter of the bytes, which a learner scales itself,
+    on its GPU say: :attr:`observation_scale`, :attr:`observation_divisor`,
+    :meth:`decode_observation`).
     """
 
     def __init__(self, num_envs: int, *, illegal: str = "raise", num_workers: int = 0,
                  context: str = "spawn", pin_workers: bool = False, copy: bool = False,
-                 **options: Any) -> None:
+                 observation_dtype: str = "float32", **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
         self.options = env_options(options)
+        env = self.options.check()
+        self.observation_dtype = check_observation_dtype(observation_dtype, self.options)
         self.single_observation_space, self.single_action_space = single_spaces(
-            self.options.check())
+            env, self.observation_dtype)
+        encoder = env.encoder
+        self.observation_scale = encoder.count_scale() if encoder.count_channels else None
+        """The float32 observation's first channels are the counts times this (read-only;
+        None for an encoder without counts)."""
+        self.observation_divisor = encoder.count_divisor() if encoder.count_channels else None
+        """... and its remaining channels the counts divided by this (None: there are none)."""
         self.illegal = check_illegal(illegal)
         self.num_envs = num_envs
         self.copy = bool(copy)
         self.seed: int | None = None
         """The run seed of the last reset (drawn there when none was given)."""
-        self.specs = array_specs(self.options)
+        self.specs = array_specs(self.options, self.observation_dtype)
         self.arrays: Arrays
         self._runner: LocalRunner | WorkerPool
         self.arrays, self._runner = start_games(make_games_shard, (self.options, self.illegal),
@@ -98,6 +111,25 @@ class VectorMahjongEnv:
     def bytes_per_game(self) -> int:
         """The batch arrays' size for one game (the games' own state comes on top)."""
         return bytes_per_game(self.specs)
+
+    def decode_observation(self, counts: npt.NDArray[np.uint8],
+                           out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The float32 observations of ``counts`` (rows of ``observation_dtype="uint8"``
+        observations, ``(n, *observation_shape)``): the values the float32 batch returns,
+        bit for bit, into ``out`` (or a new array). On a GPU, the same float32 operations give
+        the same values: ``x[:, :S] * scale``, then ``x[:, S:] / divisor`` where there is one
+        (``S = len(scale)``)."""
+        scale = self.observation_scale
+        if scale is None:
+            raise ValueError(f"encoder {self.options.encoder} has no counts to decode")
+        counts = np.asarray(counts)
+        if counts.dtype != np.uint8 or counts.shape[1:] != self.observation_shape:
+            raise ValueError(f"counts must be uint8 of shape (n, *{self.observation_shape}), got "
+                             f"{counts.dtype} of shape {counts.shape}")
+        if out is None:
+            out = np.empty(counts.shape, dtype=np.float32)
+        counts_to_float(counts, scale, self.observation_divisor, out)
+        return out
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start every game: slot ``k`` plays the episodes of its seed stream

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 
 from mjenv.actions import NUM_ACTIONS
@@ -71,8 +72,36 @@ def check_illegal(illegal: str) -> str:
     return illegal
 
 
-def single_spaces(env: MahjongEnv) -> tuple[spaces.Dict, spaces.Discrete]:
-    """One game's observation space (``raw_env``'s ``Dict``) and action space."""
+OBSERVATION_DTYPES = ("float32", "uint8")
+"""What a batch's observation rows hold: ``raw_env``'s float32 observation, or the encoder's
+integer counts (uint8), of which the float32 observation is a fixed scaling
+(:meth:`~mjenv.vector.env.VectorMahjongEnv.decode_observation`)."""
+
+
+def check_observation_dtype(value: object, options: EnvOptions) -> str:
+    """``value`` if it is one of :data:`OBSERVATION_DTYPES` that the options' encoder can give
+    (counts need an encoder whose every cell is a count times a scale); ValueError else."""
+    if value not in OBSERVATION_DTYPES:
+        raise ValueError(f"observation_dtype must be one of {list(OBSERVATION_DTYPES)}, got "
+                         f"{value!r}")
+    if value == "uint8":
+        encoder = make_encoder(options.encoder, options.rule_config)
+        if encoder.count_channels != encoder.shape[0]:
+            raise ValueError(f"observation_dtype='uint8' needs an encoder whose cells are "
+                             f"counts; {encoder.name} has none: use 'float32'")
+    return str(value)
+
+
+def single_spaces(env: MahjongEnv, observation_dtype: str = "float32",
+                  ) -> tuple[spaces.Dict, spaces.Discrete]:
+    """One game's observation space (``raw_env``'s ``Dict``, its ``observation`` a uint8
+    ``Box`` of counts with ``observation_dtype="uint8"``) and action space."""
     obs = env.observation_space(AGENTS[0])
     assert isinstance(obs, spaces.Dict)
+    if observation_dtype == "uint8":
+        shape = obs["observation"].shape
+        assert shape is not None
+        obs = spaces.Dict({name: spaces.Box(0, 255, shape, np.uint8)
+                           if name == "observation" else space
+                           for name, space in obs.spaces.items()})
     return obs, spaces.Discrete(NUM_ACTIONS)

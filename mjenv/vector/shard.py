@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders import SeatEncoder, make_encoder
@@ -54,10 +55,11 @@ class Shard(Protocol):
     def step(self, arg: None) -> Infos: ...
 
 
-def array_specs(options: EnvOptions) -> list[ArraySpec]:
-    """The arrays of the multi-agent batch (see :class:`~mjenv.vector.env.Batch`)."""
+def array_specs(options: EnvOptions, observation_dtype: str = "float32") -> list[ArraySpec]:
+    """The arrays of the multi-agent batch (see :class:`~mjenv.vector.env.Batch`); the
+    observation is float32, or the encoder's counts (``observation_dtype="uint8"``)."""
     specs = [ArraySpec("seat", (), "int8"),
-             ArraySpec("observation", options.observation_shape(), "float32"),
+             ArraySpec("observation", options.observation_shape(), observation_dtype),
              ArraySpec("action_mask", (NUM_ACTIONS,), "int8")]
     if options.oracle:
         specs.append(ArraySpec("oracle", options.oracle_shape(), "float32"))
@@ -77,7 +79,8 @@ class RowWriter:
     games instead of numpy calls a game, writing the same float32 values (the same uint8 by
     float32 product or quotient, cell by cell). :meth:`write` flushes by itself when the
     staging is full; a shard calls :meth:`flush` after writing its rows and before the rows are
-    read."""
+    read. A uint8 observation array (a batch that returns the counts themselves) takes the
+    counts straight into its rows: nothing is staged or scaled."""
 
     def __init__(self, arrays: Arrays, encoder: SeatEncoder) -> None:
         self.obs = arrays["observation"]
@@ -89,15 +92,19 @@ class RowWriter:
             raise ValueError(f"encoder {encoder.name}: count_channels must be 0 or all "
                              f"{encoder.shape[0]} channels, not {k}")
         self.staged = k * NUM_KINDS  # bytes of counts a game (0: the encoder writes its rows)
-        self.counts = np.zeros((min(len(self.obs), STAGED_ROWS) if k else 0, k, NUM_KINDS),
-                               dtype=np.uint8)
+        direct = self.obs.dtype == np.uint8
+        if direct and not k:
+            raise ValueError(f"encoder {encoder.name} has no counts to return (count_channels "
+                             f"= 0): its observation is float32 only")
+        self.counts = self.obs if direct else np.zeros(
+            (min(len(self.obs), STAGED_ROWS) if k else 0, k, NUM_KINDS), dtype=np.uint8)
         self.count_bytes = memoryview(self.counts.data).cast("B") if self.counts.size else None
+        self.direct = direct
+        """the counts are the observation: each game's go straight into its row"""
         self.staged_rows: list[int] = []
         """the game of each staged row, in staging order"""
         self.scale = encoder.count_scale() if k else None
         self.divisor = encoder.count_divisor() if k else None
-        self.scaled_channels = 0 if self.scale is None else len(self.scale)
-        """the channels multiplied by the scale; the divisor's follow them"""
 
     def write(self, i: int, slot: GameSlot, seat: int) -> None:
         """Game ``i``'s rows: ``seat``'s observation now (``raw_env.observe``), the counts part
@@ -113,7 +120,10 @@ class RowWriter:
         mask = self.masks[i]
         size = self.staged
         cb = self.count_bytes
-        if cb is not None:
+        if self.direct:
+            assert cb is not None
+            cb[i * size:(i + 1) * size] = encoder.counts(view, mask)
+        elif cb is not None:
             staged = self.staged_rows
             j = len(staged)
             if j == len(self.counts):  # full (a batch smaller than STAGED_ROWS stages fewer)
@@ -145,20 +155,29 @@ class RowWriter:
 
     def _scale_run(self, start: int, stop: int, first: int) -> None:
         """Staged rows ``start:stop`` into the rows of games ``first`` on, :data:`SCALE_BLOCK`
-        games at a time: one cast of the block's counts to float32 (exact: small integers),
-        then the scale multiplied and the divisor divided in place, while the block is in the
-        cache. The same float32 values as a product (or quotient) of the uint8 counts, which
-        numpy computes by the same cast, but without numpy's buffered casting loop over rows
-        that are not contiguous (the divided channels are a part of each row)."""
-        scale, divisor, s = self.scale, self.divisor, self.scaled_channels
+        games at a time, while each block is in the cache (:func:`counts_to_float`)."""
+        scale, divisor = self.scale, self.divisor
         assert scale is not None
         for at in range(start, stop, SCALE_BLOCK):
             end = min(at + SCALE_BLOCK, stop)
-            out = self.obs[first + at - start:first + end - start]
-            np.copyto(out, self.counts[at:end])
-            np.multiply(out[:, :s], scale, out=out[:, :s])
-            if divisor is not None:
-                np.divide(out[:, s:], divisor, out=out[:, s:])
+            counts_to_float(self.counts[at:end], scale, divisor,
+                            self.obs[first + at - start:first + end - start])
+
+
+def counts_to_float(counts: npt.NDArray[np.uint8], scale: npt.NDArray[np.float32],
+                    divisor: npt.NDArray[np.float32] | None,
+                    out: npt.NDArray[np.float32]) -> None:
+    """Rows of an encoder's counts (``(n, C, 34)`` uint8) into its float32 observations in
+    ``out``: one cast of the counts (exact: small integers), then ``scale`` multiplied into the
+    first channels and ``divisor`` dividing the rest, in place. The same float32 values as a
+    product (or quotient) of the uint8 counts, which numpy computes by the same cast, but
+    without numpy's buffered casting loop over rows that are not contiguous (the divided
+    channels are a part of each row)."""
+    s = len(scale)
+    np.copyto(out, counts)
+    np.multiply(out[:, :s], scale, out=out[:, :s])
+    if divisor is not None:
+        np.divide(out[:, s:], divisor, out=out[:, s:])
 
 
 def make_games_shard(arrays: Arrays, first: int, options: EnvOptions,

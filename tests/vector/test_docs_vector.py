@@ -15,16 +15,16 @@ def _blocks() -> list[str]:
 
 
 def test_there_are_examples() -> None:
-    assert len(_blocks()) >= 3
+    assert len(_blocks()) == 6  # the last sets the collector's thresholds: not run here
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(5))
 def test_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(_blocks()[index], f"{DOC}:example {index}", "exec"), {})
     out = capsys.readouterr().out
     if index == 0:
         assert out.strip() == "(64, 86, 34) True"
-    if index == 2:
-        assert out.strip() == "(8, 86, 34) MultiDiscrete([235 235 235 235 235 235 235 235])"
     if index == 3:
+        assert out.strip() == "(8, 86, 34) MultiDiscrete([235 235 235 235 235 235 235 235])"
+    if index == 4:
         assert out.strip() == "(64, 86, 34) 2"
