@@ -35,7 +35,12 @@ from mjenv.vector.learner_shard import (
     make_learner_shard,
 )
 from mjenv.vector.opponents import OpponentSpec, opponent_list
-from mjenv.vector.options import check_illegal, env_options, single_spaces
+from mjenv.vector.options import (
+    check_illegal,
+    check_observation_dtype,
+    env_options,
+    single_spaces,
+)
 from mjenv.vector.seeds import check_seed, fresh_seed
 from mjenv.vector.shard import Infos
 from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
@@ -66,9 +71,12 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ``opponent_encoder``: the encoder whose observation the opponents get (default the env's
     own; give ``"mjenv-v1"`` when the learner's is ``"mjenv-v1+shanten"`` and the opponents
     read ``mjenv-v1``, as the rule-based agents do); ``num_workers``, ``context``,
-    ``pin_workers`` and ``copy`` as for :class:`~mjenv.vector.env.VectorMahjongEnv` (``copy``
-    defaults to True here, as in Gymnasium's own vector envs); ``raw_env``'s options
-    (``rules``, ``episode``, ``reward``, ``false_win``, ``encoder``, ``oracle``).
+    ``pin_workers``, ``copy`` and ``observation_dtype`` as for
+    :class:`~mjenv.vector.env.VectorMahjongEnv` (``copy`` defaults to True here, as in
+    Gymnasium's own vector envs; with ``observation_dtype="uint8"`` the observations, the
+    ``final_obs`` of ``autoreset_mode="same_step"`` included, are the encoder's counts);
+    ``raw_env``'s options (``rules``, ``episode``, ``reward``, ``false_win``, ``encoder``,
+    ``oracle``).
     """
 
     def __init__(self, num_envs: int, opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
@@ -76,7 +84,7 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                  autoreset_mode: str | AutoresetMode = NEXT_STEP,
                  opponent_encoder: str | None = None, num_workers: int = 0,
                  context: str = "spawn", pin_workers: bool = False, copy: bool = True,
-                 **options: Any) -> None:
+                 observation_dtype: str = "float32", **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
@@ -84,8 +92,9 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(f"seat must be None or 0..3, got {seat!r}")
         mode = _autoreset_mode(autoreset_mode)
         self.options = env_options(options)
+        self.observation_dtype = check_observation_dtype(observation_dtype, self.options)
         self.single_observation_space, self.single_action_space = single_spaces(
-            self.options.check())
+            self.options.check(), self.observation_dtype)
         if opponent_encoder is not None:
             self.options.observation_shape(opponent_encoder)  # ValueError for an unknown one
         self.illegal = check_illegal(illegal)
@@ -97,7 +106,7 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.copy = bool(copy)
         self.seed: int | None = None
         """The run seed of the last reset (drawn there when none was given)."""
-        self.specs = learner_array_specs(self.options)
+        self.specs = learner_array_specs(self.options, self.observation_dtype)
         args = (self.options, opponent_list(opponents), seat, self.illegal, _NAMES[mode],
                 opponent_encoder)
         self.arrays: Arrays

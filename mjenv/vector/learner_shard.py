@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from mjenv.actions import NUM_ACTIONS
 from mjenv.agent import Agent
@@ -42,10 +43,11 @@ MAX_DEALS = 100
 """Deals tried per episode before giving up (as ``SingleAgentEnv.reset``)."""
 
 
-def learner_array_specs(options: EnvOptions) -> list[ArraySpec]:
-    """The arrays of the learner batch: the learner's observation, mask (and oracle planes),
-    its reward, the terminated flags and the actions."""
-    specs = [ArraySpec("observation", options.observation_shape(), "float32"),
+def learner_array_specs(options: EnvOptions, observation_dtype: str = "float32",
+                        ) -> list[ArraySpec]:
+    """The arrays of the learner batch: the learner's observation (float32, or the encoder's
+    counts), mask (and oracle planes), its reward, the terminated flags and the actions."""
+    specs = [ArraySpec("observation", options.observation_shape(), observation_dtype),
              ArraySpec("action_mask", (NUM_ACTIONS,), "int8")]
     if options.oracle:
         specs.append(ArraySpec("oracle", options.oracle_shape(), "float32"))
@@ -218,7 +220,7 @@ class LearnerShard:
             done = slot.over
             terminated[i] = done
             if done and self.same_step:
-                infos.append((self.first + i, {"final_obs": slot.observe(self.learner[i]),
+                infos.append((self.first + i, {"final_obs": self._final_obs(i),
                                                "final_info": dict(self.info[i])}))
                 self.episodes[i] += 1
                 self._new_episode(i)
@@ -236,6 +238,16 @@ class LearnerShard:
             self._report(i, infos)
         self.writer.flush()
         return infos
+
+    def _final_obs(self, i: int) -> dict[str, npt.NDArray[Any]]:
+        """Game ``i``'s last learner observation, as the batch's rows would hold it."""
+        slot, seat = self.slots[i], self.learner[i]
+        obs = slot.observe(seat)
+        if self.arrays["observation"].dtype == np.uint8:
+            counts = slot.encoder.counts(slot.view(seat), obs["action_mask"])
+            obs["observation"] = np.frombuffer(counts, dtype=np.uint8).reshape(
+                obs["observation"].shape).copy()
+        return obs
 
     def _report(self, i: int, infos: Infos) -> None:
         """Write game ``i``'s learner observation and add its info (when not empty)."""
