@@ -14,12 +14,54 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from mjenv.mahjong_env import MahjongEnv
 from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
 from mjenv.vector.options import check_illegal, check_observation_dtype, env_options, single_spaces
 from mjenv.vector.seeds import check_seed, fresh_seed
 from mjenv.vector.shard import Infos, array_specs, counts_to_float, make_games_shard
 from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
+
+
+class CountsDecoding:
+    """What both batch classes offer for ``observation_dtype="uint8"``: the scale and divisor
+    that make the float32 observation of the counts, and :meth:`decode_observation`. Set up
+    by :meth:`_init_counts` from the env the options built."""
+
+    observation_scale: npt.NDArray[np.float32] | None
+    """The float32 observation's first channels are the counts times this (read-only; None
+    for an encoder without counts)."""
+    observation_divisor: npt.NDArray[np.float32] | None
+    """... and its remaining channels the counts divided by this (None: there are none)."""
+    _counts_shape: tuple[int, ...]
+    _counts_encoder: str
+
+    def _init_counts(self, env: MahjongEnv) -> None:
+        encoder = env.encoder
+        counts = encoder.count_channels > 0
+        self.observation_scale = encoder.count_scale() if counts else None
+        self.observation_divisor = encoder.count_divisor() if counts else None
+        self._counts_shape = encoder.shape
+        self._counts_encoder = encoder.name
+
+    def decode_observation(self, counts: npt.NDArray[np.uint8],
+                           out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The float32 observations of ``counts`` (rows of ``observation_dtype="uint8"``
+        observations, ``(n, *shape)``): the values the float32 batch returns, bit for bit,
+        into ``out`` (or a new array). On a GPU, the same float32 operations give the same
+        values: ``x[:, :S] * scale``, then ``x[:, S:] / divisor`` where there is one
+        (``S = len(scale)``)."""
+        scale = self.observation_scale
+        if scale is None:
+            raise ValueError(f"encoder {self._counts_encoder} has no counts to decode")
+        counts = np.asarray(counts)
+        if counts.dtype != np.uint8 or counts.shape[1:] != self._counts_shape:
+            raise ValueError(f"counts must be uint8 of shape (n, *{self._counts_shape}), got "
+                             f"{counts.dtype} of shape {counts.shape}")
+        if out is None:
+            out = np.empty(counts.shape, dtype=np.float32)
+        counts_to_float(counts, scale, self.observation_divisor, out)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +91,7 @@ class Batch:
     payments, penalized)."""
 
 
-class VectorMahjongEnv:
+class VectorMahjongEnv(CountsDecoding):
     """N games of ``raw_env`` as one batch (see the module docstring and docs/vector.md).
 
     ``num_envs`` games, ``raw_env``'s options (``rules``, ``episode``, ``reward``,
@@ -75,12 +117,7 @@ class VectorMahjongEnv:
         self.observation_dtype = check_observation_dtype(observation_dtype, self.options)
         self.single_observation_space, self.single_action_space = single_spaces(
             env, self.observation_dtype)
-        encoder = env.encoder
-        self.observation_scale = encoder.count_scale() if encoder.count_channels else None
-        """The float32 observation's first channels are the counts times this (read-only;
-        None for an encoder without counts)."""
-        self.observation_divisor = encoder.count_divisor() if encoder.count_channels else None
-        """... and its remaining channels the counts divided by this (None: there are none)."""
+        self._init_counts(env)
         self.illegal = check_illegal(illegal)
         self.num_envs = num_envs
         self.copy = bool(copy)
@@ -111,25 +148,6 @@ class VectorMahjongEnv:
     def bytes_per_game(self) -> int:
         """The batch arrays' size for one game (the games' own state comes on top)."""
         return bytes_per_game(self.specs)
-
-    def decode_observation(self, counts: npt.NDArray[np.uint8],
-                           out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        """The float32 observations of ``counts`` (rows of ``observation_dtype="uint8"``
-        observations, ``(n, *observation_shape)``): the values the float32 batch returns,
-        bit for bit, into ``out`` (or a new array). On a GPU, the same float32 operations give
-        the same values: ``x[:, :S] * scale``, then ``x[:, S:] / divisor`` where there is one
-        (``S = len(scale)``)."""
-        scale = self.observation_scale
-        if scale is None:
-            raise ValueError(f"encoder {self.options.encoder} has no counts to decode")
-        counts = np.asarray(counts)
-        if counts.dtype != np.uint8 or counts.shape[1:] != self.observation_shape:
-            raise ValueError(f"counts must be uint8 of shape (n, *{self.observation_shape}), got "
-                             f"{counts.dtype} of shape {counts.shape}")
-        if out is None:
-            out = np.empty(counts.shape, dtype=np.float32)
-        counts_to_float(counts, scale, self.observation_divisor, out)
-        return out
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start every game: slot ``k`` plays the episodes of its seed stream

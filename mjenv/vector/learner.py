@@ -28,6 +28,7 @@ from gymnasium.vector.utils import batch_space
 
 from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
+from mjenv.vector.env import CountsDecoding
 from mjenv.vector.learner_shard import (
     NEXT_STEP,
     SAME_STEP,
@@ -63,7 +64,7 @@ def _autoreset_mode(value: object) -> AutoresetMode:
                          f"AutoresetMode.NEXT_STEP / SAME_STEP), got {value!r}") from None
 
 
-class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]], CountsDecoding):
     """See the module docstring and docs/vector.md.
 
     ``opponents`` and ``seat`` as for ``SingleAgentEnv`` (``seat=None``: drawn per episode);
@@ -74,7 +75,8 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ``pin_workers``, ``copy`` and ``observation_dtype`` as for
     :class:`~mjenv.vector.env.VectorMahjongEnv` (``copy`` defaults to True here, as in
     Gymnasium's own vector envs; with ``observation_dtype="uint8"`` the observations, the
-    ``final_obs`` of ``autoreset_mode="same_step"`` included, are the encoder's counts);
+    ``final_obs`` of ``autoreset_mode="same_step"`` included, are the encoder's counts, and
+    :meth:`decode_observation` turns them into float32);
     ``raw_env``'s options (``rules``, ``episode``, ``reward``, ``false_win``, ``encoder``,
     ``oracle``).
     """
@@ -93,8 +95,10 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         mode = _autoreset_mode(autoreset_mode)
         self.options = env_options(options)
         self.observation_dtype = check_observation_dtype(observation_dtype, self.options)
+        env = self.options.check()
         self.single_observation_space, self.single_action_space = single_spaces(
-            self.options.check(), self.observation_dtype)
+            env, self.observation_dtype)
+        self._init_counts(env)
         if opponent_encoder is not None:
             self.options.observation_shape(opponent_encoder)  # ValueError for an unknown one
         self.illegal = check_illegal(illegal)

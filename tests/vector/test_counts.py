@@ -91,18 +91,18 @@ def test_decode_refuses_what_is_not_counts() -> None:
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 def test_the_learner_batch_gives_counts_too(mode: str) -> None:
     """``LearnerVectorEnv`` with counts: its observations (and the ``final_obs`` of same-step
-    resets) decode to the float32 batch's, with the same rewards and ends."""
+    resets) decode, by its own ``decode_observation``, to the float32 batch's, with the same
+    rewards and ends."""
     n, steps = 4, 60
     kwargs = {"opponents": "random", "autoreset_mode": mode, "encoder": "mjenv-v1+shanten"}
     with LearnerVectorEnv(n, **kwargs) as floats, \
-            LearnerVectorEnv(n, observation_dtype="uint8", **kwargs) as counts, \
-            VectorMahjongEnv(1, encoder="mjenv-v1+shanten", observation_dtype="uint8") as dec:
+            LearnerVectorEnv(n, observation_dtype="uint8", **kwargs) as counts:
         assert counts.single_observation_space["observation"].dtype == np.uint8
         (fo, _), (co, _) = floats.reset(seed=5), counts.reset(seed=5)
         finals = 0
         for step in range(steps):
             assert co["observation"].dtype == np.uint8
-            assert dec.decode_observation(co["observation"]).tobytes() == \
+            assert counts.decode_observation(co["observation"]).tobytes() == \
                 fo["observation"].tobytes()
             assert np.array_equal(fo["action_mask"], co["action_mask"])
             actions = choose(fo["action_mask"], step)
@@ -111,7 +111,7 @@ def test_the_learner_batch_gives_counts_too(mode: str) -> None:
             assert np.array_equal(fr, cr) and np.array_equal(ft, ct)
             for k in np.flatnonzero(fi.get("_final_obs", np.zeros(n, bool))):
                 want, got = fi["final_obs"][k], ci["final_obs"][k]
-                assert dec.decode_observation(got["observation"][None]).tobytes() == \
+                assert counts.decode_observation(got["observation"][None]).tobytes() == \
                     want["observation"].tobytes()
                 finals += 1
         assert finals > 0 or mode == "next_step"
