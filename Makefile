@@ -72,6 +72,9 @@ acceptance: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_shanten.py --pure --write-docs
 	$(BIN)/python scripts/bench_engine.py --write-docs
 	$(BIN)/python scripts/bench_agents.py --rounds 9 --write-docs
+	$(BIN)/python scripts/bench_env.py --pure --write-docs
+	$(BIN)/python scripts/bench_vector.py --runs 3 --write-docs
+	$(BIN)/python scripts/bench_batch_size.py --write-docs
 
 bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python scripts/bench_fans.py

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,3 +31,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None],
                               ) -> Generator[None, Any, None]:
     outcome = yield
     _fail_skips(outcome.get_result())
+
+
+@pytest.fixture(autouse=True)
+def _sb3_logs_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stable-Baselines3 makes a log folder in the system's temporary directory at every
+    ``learn`` unless ``SB3_LOGDIR`` names one: keep the tests' in their own ``tmp_path``
+    (pytest prunes those), not in /tmp for good."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
