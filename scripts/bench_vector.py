@@ -35,7 +35,7 @@ What is counted (per second of wall time, ``time.perf_counter``):
   :class:`NullEncoder`, ``mjenv-v1``'s shape with nothing written, so the passes split a
   decision's cost between the observation and everything else (engine step, seat view's
   catch-up, mask, the batch's own work); the split is printed under the acceptance lines
-  (docs/vector.md reads it: what a large batch's extra time is spent on).
+  (docs/vector-performance.md reads it: what a large batch's extra time is spent on).
 
 Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios to
 ``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over

@@ -34,7 +34,8 @@ play fresh hands dominate: 2-3 % of the analyses repeat, at a capacity of 128 as
 memo costs more than it saves there: every entry outlives the collector's young generations, and
 a batch of a thousand games keeps a thousand memos, so full collections came often enough to
 take a fifth of a decision's time (mjenv.vector, N = 1,024: 66 µs a decision at 128 entries,
-52-57 µs at 4; docs/vector.md). The memo is cleared when full: a result never depends on it.
+52-57 µs at 4; docs/vector-performance.md). The memo is cleared when full: a result never
+depends on it.
 
 The planes are made as counts, one byte a cell (:meth:`ShantenPlanes.counts`: 0 or 1, and the
 unseen copies capped at 40 on planes 3 and 9), and are those counts divided by

@@ -534,7 +534,7 @@ class TableViews:
     view folds; every view folds its own part (its hand, its unseen counts, its melds, where
     another seat's concealed kong stays hidden, and its scalars). A batch of a thousand tables
     steps every table each step, so each table's state has left the CPU caches by its next
-    turn, and the copies cost as much in cache misses as in work (docs/vector.md).
+    turn, and the copies cost as much in cache misses as in work (docs/vector-performance.md).
 
     Each view is exactly the :class:`SeatView` that :func:`fold` makes from the same events
     (tests/engine compare them). The views are the table's own objects: read them,

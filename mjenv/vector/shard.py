@@ -38,7 +38,7 @@ STAGED_ROWS: Final = 512
 float32 rows are four times the counts (11.7 KiB a game with ``mjenv-v1``); written a few
 hundred games at a time, in long runs, they cost a large batch next to nothing, while written
 32 at a time, between the games' steps, they took 4-6 µs a decision at N = 1,024 (a fifth of it;
-docs/vector.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
+docs/vector-performance.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
 
 
 SCALE_BLOCK: Final = 32
