@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,9 +32,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None],
     _fail_skips(outcome.get_result())
 
 
-@pytest.fixture(autouse=True)
-def _sb3_logs_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Generator[None, None, None]:
     """Stable-Baselines3 makes a log folder in the system's temporary directory at every
-    ``learn`` unless ``SB3_LOGDIR`` names one: keep the tests' in their own ``tmp_path``
-    (pytest prunes those), not in /tmp for good."""
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+    ``learn`` unless ``SB3_LOGDIR`` names one: keep the tests' in pytest's own temporary
+    folders (which it prunes), not in /tmp for good. Session-wide, so that module-scoped
+    fixtures that train are covered too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3-logs")))
+        yield
