@@ -87,6 +87,7 @@ import mjenv.fans.calculator
 import mjenv.shanten
 from mjenv.encoders import ENCODERS, DefaultEncoder, SeatEncoder, register
 from mjenv.vector import VectorMahjongEnv
+from mjenv.vector.timing import MIN_STEPS, random_legal_actions, time_batch
 from mjenv.vector.workers import can_pin
 
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -188,34 +189,17 @@ def raw_loop(encoder: str, features: bool) -> Callable[[int, int], tuple[int, fl
     return run
 
 
-MIN_STEPS = 120
-"""Timed steps of a batch pass at least: more than a hand of random play (85-116 decisions)."""
-
-
-def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    """One uniformly random legal action per row (the largest random key among the legal)."""
-    actions: np.ndarray = np.argmax(rng.random(masks.shape) * masks, axis=1)
-    return actions
-
-
 def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
                 pin: bool = False, dtype: str = "float32",
                 ) -> Callable[[int, int], tuple[int, float]]:
+    """A batch pass (:func:`mjenv.vector.timing.time_batch`), over :class:`NullEncoder` for
+    :data:`NULL`."""
     def run(decisions: int, seed: int) -> tuple[int, float]:
-        rng = np.random.default_rng(seed)
-        with (null_encoder() if encoder == NULL else contextlib.nullcontext(),
-              VectorMahjongEnv(n, num_workers=workers, encoder=encoder,
-                               pin_workers=pin, observation_dtype=dtype) as env):
-            batch = env.reset(seed=seed)
-            for _ in range(warmup):
-                batch = env.step(random_actions(rng, batch.action_mask))
-            steps = max(min_steps, -(-decisions // n))
-            gc.collect()
-            t0 = perf_counter()
-            for _ in range(steps):
-                batch = env.step(random_actions(rng, batch.action_mask))
-            seconds = perf_counter() - t0
-        return steps * n, seconds
+        with null_encoder() if encoder == NULL else contextlib.nullcontext():
+            done = time_batch(n, decisions=decisions, min_steps=min_steps, warmup=warmup,
+                              seed=seed, num_workers=workers, encoder=encoder,
+                              pin_workers=pin, observation_dtype=dtype)
+        return done.decisions, done.seconds
 
     return run
 
@@ -342,7 +326,7 @@ def memory_per_game(n: int, encoder: str, warmup: int, seed: int) -> tuple[int, 
         batch = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for _ in range(warmup):
-            batch = env.step(random_actions(rng, batch.action_mask))
+            batch = env.step(random_legal_actions(rng, batch.action_mask))
         gc.collect()
         heap = tracemalloc.get_traced_memory()[0] - before
     finally:

@@ -738,13 +738,17 @@ COMMANDS: dict[str, list[str]] = {
     "botzone-bot": ["--agent", "--keep-running", "--encoder", "--seed", "--zip"],
     "botzone-log": ["DIRECTION", "FILE", "OUT", "--force"],
     "configs": ["--show"],
+    "bench": ["--sizes", "--encoder", "--dtype", "--workers", "--pin", "--rules", "--decisions",
+              "--rounds", "--seed", "--json", "--no-progress"],
     "train": ["--config", "--out", "--no-progress", "OVERRIDE"],
 }
 SWITCHES = {"--jsonl", "--self-drawn", "--last-copy", "--last-tile", "--kong-win", "--index",
-            "--codes", "--no-progress", "--keep-running", "--force"}
+            "--codes", "--no-progress", "--keep-running", "--force", "--pin"}
 SMALL = {"--deals": ["-1", "0", "1", "2", "x", ""], "--workers": ["-1", "0", "1", "x", ""],
          "--backend": ["process", "x", ""], "--rotations": ["cyclic", "x"],
-         "--episode": ["hand", "x", "match"]}
+         "--episode": ["hand", "x", "match"], "--sizes": ["1", "2", "0", "x", "", "1,2", "1,,2"],
+         "--decisions": ["1", "0", "x", "-1"], "--rounds": ["1", "0", "x"],
+         "--dtype": ["float32", "uint8", "x"]}
 """Options whose values stay small: a run must stay short (no thousand deals, no Ray, no
 thousand workers) while still meeting bad values."""
 
@@ -773,7 +777,7 @@ def random_argv(rng: random.Random, work: Path, out: Callable[[str], Path]) -> l
         elif option == "--play4":
             argv += ["--play", *(rng.choice(["random", "greedy", "x:y", "random seed=-1"])
                                  for _ in range(rng.choice([4, 4, 4, 3])))]
-        elif option in ("--out", "--html", "--save", "--zip", "--save-record"):
+        elif option in ("--out", "--html", "--save", "--zip", "--save-record", "--json"):
             argv += [option, str(out(".out") if rng.random() < 0.8 else work / "x" / "y")]
         elif option in SMALL:
             argv += [option, rng.choice(SMALL[option])]
@@ -784,6 +788,10 @@ def random_argv(rng: random.Random, work: Path, out: Callable[[str], Path]) -> l
             argv += [option, rng.choice(VALUES)]
     if command == "arena" and "--deals" not in argv:
         argv += ["--deals", "1"]  # the default is 100 deals: too long for one input
+    if command == "bench":  # its defaults time 1,024 games three times: seconds an input
+        for option, value in (("--sizes", "1"), ("--decisions", "1"), ("--rounds", "1")):
+            if option not in argv:
+                argv += [option, value]
     return argv
 
 

@@ -5,6 +5,7 @@
     mjenv fan --jsonl < requests.jsonl                 # JSON Lines, as python -m mjenv.fans
     mjenv hand "123m456s789p11225z" --seen 1z          # shanten, useful tiles, discards, waits
     mjenv replay hand.json --seat 2                    # a recorded hand, move by move
+    mjenv bench --sizes 16,64,256,1024                 # a batch's speed here, by size
     mjenv play | arena | train | botzone-bot | botzone-log
 
 Each module of this package adds its parser (``add_parser``) with a handler that takes the
@@ -21,12 +22,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from mjenv import __version__
-from mjenv.cli import arena, botzone, fan, hand, play, replay, train, view
+from mjenv.cli import arena, bench, botzone, fan, hand, play, replay, train, view
 from mjenv.cli.common import USAGE_ERROR, CommandError
 
 __all__ = ["CommandError", "USAGE_ERROR", "build_parser", "main"]
 
-COMMANDS = (fan, hand, replay, view, play, arena, train, botzone)
+COMMANDS = (fan, hand, replay, view, play, arena, bench, train, botzone)
 """The command modules, in the order ``mjenv --help`` lists them."""
 
 Handler = Callable[[argparse.Namespace], int]
