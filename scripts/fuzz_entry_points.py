@@ -555,7 +555,9 @@ class Fuzzer:
             (self.work / "argv-log.json").write_text(json.dumps(self.seeds.logs[0]))
         argv = random_argv(rng, self.work, self.out)
         stdin = rng.choice([b"", b"q\n", b"1\n" * 200 + b"n\n", mutate_bytes(b"0 1 0\n", rng)])
-        with stub_training(), imports_off():  # a value as a spec must not import anything
+        # in the work folder: a value that lands as an output path (botzone-log's OUT given
+        # "from-record", say) is relative, and must not write into the caller's folder
+        with stub_training(), imports_off(), contextlib.chdir(self.work):
             outcome = cli(argv, stdin)
         data = json.dumps(argv, ensure_ascii=False).encode("utf-8", "surrogateescape")
         return judge(outcome), data, ".argv.json"
