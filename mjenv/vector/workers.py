@@ -33,7 +33,7 @@ import traceback
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NoReturn
 
 from mjenv.procs import die_with_parent, ignore_interrupts, one_thread_env
 from mjenv.vector.buffers import Arrays, ArraySpec, allocate, attach, rows
@@ -179,10 +179,7 @@ class WorkerPool:
         try:
             status, out = conn.recv()
         except (EOFError, OSError):
-            process = self._processes[j]
-            process.join(timeout=1)  # reaped, so that its exit code is known
-            self.close()
-            raise WorkerError(f"worker {j} died (exit code {process.exitcode})") from None
+            self._died(j)
         if status != "ok":
             self.close()
             raise WorkerError(f"worker {j} failed:\n{out}")
@@ -191,12 +188,21 @@ class WorkerPool:
     def _call(self, command: str, arg: Any) -> Infos:
         if not self._conns:
             raise WorkerError("the workers are closed")
-        for conn in self._conns:
-            conn.send((command, arg))
+        for j, conn in enumerate(self._conns):
+            try:
+                conn.send((command, arg))
+            except OSError:  # its end of the pipe is closed: it has died already
+                self._died(j)
         infos: Infos = []
         for j, conn in enumerate(self._conns):
             infos.extend(self._answer(j, conn))
         return infos
+
+    def _died(self, j: int) -> NoReturn:
+        process = self._processes[j]
+        process.join(timeout=1)  # reaped, so that its exit code is known
+        self.close()
+        raise WorkerError(f"worker {j} died (exit code {process.exitcode})") from None
 
     def reset(self, seed: int) -> Infos:
         return self._call("reset", seed)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -118,6 +119,23 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code() -> None:
         env.step(actions)
     with pytest.raises(WorkerError, match="closed"):
         env.reset(seed=0)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_dead_before_the_step_is_sent_is_an_error_too() -> None:
+    """Once the killed worker has exited its end of the pipe is closed, and sending the step
+    fails (BrokenPipeError) before any answer is awaited: the same one error."""
+    env = VectorMahjongEnv(4, num_workers=2)
+    actions = choose(env.reset(seed=0).action_mask, 0)
+    pid = env.worker_pids[1]
+    os.kill(pid, signal.SIGKILL)
+    stat = Path(f"/proc/{pid}/stat")
+    deadline = time.monotonic() + 10
+    while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":  # exited, not yet reaped
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    with pytest.raises(WorkerError, match=r"worker 1 died \(exit code -9\)"):
+        env.step(actions)
 
 
 PARENT = textwrap.dedent("""\
