@@ -24,7 +24,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 COMPILED_MODULES = [
     "mjenv/decompose.py",
@@ -84,18 +84,25 @@ them installed (a class of gymnasium's subclassed, an ndarray's value returned a
 ignores that became unused), and the build would quietly fall back to plain Python;
 tests/test_packaging.py checks these modules with a Python that has neither."""
 
-ext_modules = []
+PREFETCH = Extension("mjenv._prefetch", ["mjenv/_prefetch.c"], optional=True)
+"""The batch's prefetch (mjenv.vector.prefetch): a few lines of plain C, not a mypyc module. It
+is optional like them; without it the batch's games step the same, a large batch more slowly."""
+
+ext_modules: list[Extension] = []
 if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
+    ext_modules.append(PREFETCH)
     try:
         from mypyc.build import mypycify
 
-        ext_modules = mypycify([*BUILD_FLAGS, *COMPILED_MODULES, *agent_sources()],
-                               opt_level="3")
-        for extension in ext_modules:
+        compiled = mypycify([*BUILD_FLAGS, *COMPILED_MODULES, *agent_sources()],
+                            opt_level="3")
+        for extension in compiled:
             extension.optional = True  # a failed C build leaves the plain Python modules
     except (Exception, SystemExit) as err:  # no mypyc, or its type check failed (it exits):
         # plain Python is complete, just slower
         print(f"mjenv: not compiling with mypyc ({err!r}); installing pure Python",
               file=sys.stderr)
+    else:
+        ext_modules += compiled
 
 setup(ext_modules=ext_modules)

@@ -114,8 +114,10 @@ def stale_modules(files: dict[str, str]) -> list[str]:
     """Compiled modules older than their source (they would measure old code)."""
     out = []
     for f in map(Path, files.values()):
-        source = f.with_name(f.name.split(".")[0] + ".py")
-        if f.suffix != ".py" and source.exists() and source.stat().st_mtime > f.stat().st_mtime:
+        stem = f.name.split(".")[0]
+        sources = [f.with_name(stem + ".py"), f.with_name(stem + ".c")]
+        if f.suffix != ".py" and any(s.exists() and s.stat().st_mtime > f.stat().st_mtime
+                                     for s in sources):
             out.append(f.name)
     return out
 

@@ -1,8 +1,8 @@
 """Suite-wide checks.
 
 Some modules are compiled with mypyc at install (setup.py); the compiled files sit beside the
-sources and load first. A compiled file older than its source would test stale code, so the
-run stops with the command that rebuilds it.
+sources and load first (and mjenv/_prefetch.c builds beside its source too). A compiled file
+older than its source would test stale code, so the run stops with the command that rebuilds it.
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # ignored in every child; Python's own handler here makes children start with the default.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     for built in [*PACKAGE.rglob("*.so"), *AGENTS.rglob("*.so")]:
-        source = built.with_name(built.name.split(".")[0] + ".py")
-        if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
-            pytest.exit(
-                f"{built.name} is older than {source.name}: rebuild with `make install` "
-                "(or `pip install --no-build-isolation -e .`), or delete the .so files",
-                returncode=3,
-            )
+        stem = built.name.split(".")[0]
+        for source in (built.with_name(stem + ".py"), built.with_name(stem + ".c")):
+            if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
+                pytest.exit(
+                    f"{built.name} is older than {source.name}: rebuild with `make install` "
+                    "(or `pip install --no-build-isolation -e .`), or delete the .so files",
+                    returncode=3,
+                )
 
 
 @pytest.fixture(scope="session")

@@ -54,6 +54,11 @@ class Encoder(ABC):
     def channels(cls) -> list[ChannelRow]:
         """The channel table: every index of the first axis exactly once, in order."""
 
+    def state_objects(self) -> list[object]:
+        """The objects an encoder keeps between calls (its memos), for a batch that prefetches
+        a game's memory before stepping it (:mod:`mjenv.vector.prefetch`); none by default."""
+        return []
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, shape={self.shape})"
 

@@ -223,6 +223,9 @@ class DefaultEncoder(SeatEncoder):
         self._meld_memo: list[tuple[list[Meld], bytes, int, int] | None] = [None] * 8
         self._river_memo: list[_RiverMemo | None] = [None] * 4
 
+    def state_objects(self) -> list[object]:
+        return [self, self._meld_memo, self._river_memo]
+
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, self._counts(view, mask)).astype(_F32)
         _multiply(out, self._scale, out=out)

@@ -105,6 +105,9 @@ class ShantenEncoder(SeatEncoder):
         self._base = DefaultEncoder(rules)
         self._planes = ShantenPlanes()
 
+    def state_objects(self) -> list[object]:
+        return [self, *self._base.state_objects(), *self._planes.state_objects()]
+
     def counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
         return self._base.counts(view, mask) + self._plane_counts(view, mask)
 

@@ -141,6 +141,10 @@ class ShantenPlanes:
         self._analysis: dict[bytes, tuple[int, ...]] = {}
         self._claim: dict[bytes, int] = {}
 
+    def state_objects(self) -> list[object]:
+        """The planes and their memos (:meth:`SeatEncoder.state_objects`)."""
+        return [self, self._discard, self._analysis, self._claim]
+
     def fill(self, flat: npt.NDArray[np.float32], hand: list[int], n_melds: int,
              unseen: list[int], mask: npt.NDArray[np.generic]) -> None:
         """Write the planes of one decision into ``flat``, a float32 array of 15 * 34 cells

@@ -216,6 +216,22 @@ class Game:
         return tuple(s for s in self._window_order() if s in self._options
                      and s not in self._answers)
 
+    def state_objects(self) -> list[object]:
+        """The objects holding this hand's state that a step reads or changes in place: the
+        game, its wall's counts, the seats' lists and facts and the two logs. For a batch that
+        prefetches a game's memory before stepping it (:mod:`mjenv.vector.prefetch`); they stay
+        the same objects until the hand ends. A new list at each call, a hint about memory:
+        the fields and methods above stay the way to the state."""
+        out: list[object] = [self, self.wall, self.wall.counts, self.hands, self.melds,
+                             self.discards, self.flowers, self.visible, self.events,
+                             self.actions, self._facts]
+        out.extend(self.hands)
+        out.extend(self.melds)
+        out.extend(self.discards)
+        out.extend(self.flowers)
+        out.extend(self._facts)
+        return out
+
     def legal_actions(self, seat: int) -> list[int]:
         """The legal action ids of ``seat`` now, ascending (empty when it is not asked): a new
         list the caller may keep and change."""

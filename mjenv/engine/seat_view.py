@@ -202,6 +202,26 @@ class SeatView:
         self.river_stamps: list[int] = [0, 0, 0, 0]
         self._restart(dealer, prevalent_wind, True)
 
+    def state_objects(self) -> list[object]:
+        """The view and the lists it folds into (its own and the :data:`PUBLIC_LISTS`, with
+        the per-seat lists inside them), for a batch that prefetches a game's memory before
+        stepping it (:mod:`mjenv.vector.prefetch`). A new list at each call, a hint about
+        memory: the fields stay the way to the view's content."""
+        out = self._own_objects()
+        out += [self.river, self.claimed_by, self.river_counts, self.claimed_counts,
+                self.discards, self.flowers, self.wall_taken, self.river_stamps]
+        for s in range(4):
+            out += [self.river[s], self.claimed_by[s], self.river_counts[s],
+                    self.claimed_counts[s], self.discards[s], self.flowers[s]]
+        return out
+
+    def _own_objects(self) -> list[object]:
+        """:meth:`state_objects` less the :data:`PUBLIC_LISTS` (a :class:`TableViews` gives
+        those once)."""
+        out: list[object] = [self, self.hand, self.unseen, self.melds]
+        out.extend(self.melds)
+        return out
+
     def restart(self, *, dealer: int, prevalent_wind: int) -> None:
         """Make this the view of a new hand before its first event, for the same seat and
         wall size, emptying the view's lists in place rather than making new ones. Why: a batch
@@ -565,6 +585,16 @@ class TableViews:
         emptied in place)."""
         for v in self.views:
             v._restart(dealer, prevalent_wind, v is self.views[0])
+
+    def state_objects(self) -> list[object]:
+        """The table, its four views and their lists, each shared list once
+        (:meth:`SeatView.state_objects`)."""
+        views = self.views
+        out: list[object] = [self, views]
+        out.extend(views[0].state_objects())
+        for v in views[1:]:
+            out.extend(v._own_objects())
+        return out
 
     @property
     def num_events(self) -> int:

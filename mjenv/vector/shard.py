@@ -25,6 +25,7 @@ from mjenv.mahjong_env import result_info
 from mjenv.tiles import NUM_KINDS
 from mjenv.vector.buffers import Arrays, ArraySpec
 from mjenv.vector.options import EnvOptions
+from mjenv.vector.prefetch import AHEAD, prefetch
 from mjenv.vector.seeds import episode_seed
 from mjenv.vector.slot import GameSlot, HandEnd, reward_of
 
@@ -196,6 +197,9 @@ class GamesShard:
         self.illegal = illegal
         n = len(arrays["seat"])
         self.slots = [GameSlot(options) for _ in range(n)]
+        self.working_sets = [slot.working_set for slot in self.slots]
+        """Each slot's working set, filled in place by the slot: what :meth:`step` prefetches
+        :data:`~mjenv.vector.prefetch.AHEAD` games before it steps that game."""
         self.episodes = [0] * n
         self.seed = 0
         self.writer = RowWriter(arrays, make_encoder(options.encoder, options.rule_config))
@@ -225,7 +229,13 @@ class GamesShard:
         mode = self.options.reward
         penalize = self.illegal == "penalize"
         writer = self.writer  # (a native call each game: no bound method in a local)
+        working_sets = self.working_sets
+        last = len(working_sets) - AHEAD
+        for i in range(min(AHEAD, len(working_sets))):
+            prefetch(working_sets[i])
         for i, slot in enumerate(self.slots):
+            if i < last:
+                prefetch(working_sets[i + AHEAD])
             action = actions[i]
             if penalize and not (0 <= action < NUM_ACTIONS and masks[i, action]):
                 end: HandEnd | None = slot.penalize()  # (the batch warned: it checked the actions)

@@ -64,7 +64,7 @@ class GameSlot:
     first of :meth:`Game.to_act`); ``over`` is true once the episode has ended."""
 
     __slots__ = ("options", "rules", "encoder", "oracle", "game", "match", "views",
-                 "hand_index", "seat", "over")
+                 "hand_index", "seat", "over", "working_set")
 
     def __init__(self, options: EnvOptions, encoder: str | None = None) -> None:
         self.options = options
@@ -78,6 +78,10 @@ class GameSlot:
         self.hand_index = 0
         self.seat = -1
         self.over = True
+        self.working_set: list[object] = []
+        """The objects holding this table's state (:meth:`state_objects`), refilled in place
+        at each hand: the batch prefetches them a few games before this one steps
+        (:mod:`mjenv.vector.prefetch`)."""
 
     def start(self, seed: int) -> None:
         """Begin a new episode from ``seed``, as ``raw_env.reset(seed=seed)``."""
@@ -108,6 +112,21 @@ class GameSlot:
         else:
             self.views = TableViews.of_game(game)
         self.seat = game.to_act()[0] if not game.is_over else -1
+        self.working_set[:] = self.state_objects()
+
+    def state_objects(self) -> list[object]:
+        """The slot, its game's, its views' and its encoders' :meth:`state_objects`: what a
+        step of this table reads, for :attr:`working_set`."""
+        game = self.game
+        views = self.views
+        assert game is not None and views is not None, "start() first"
+        out: list[object] = [self]
+        out += game.state_objects()
+        out += views.state_objects()
+        out += self.encoder.state_objects()
+        if self.oracle is not None:
+            out += self.oracle.state_objects()
+        return out
 
     # ---------------------------------------------------------------- reading
     def legal(self, seat: int) -> Sequence[int]:
