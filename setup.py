@@ -84,13 +84,16 @@ them installed (a class of gymnasium's subclassed, an ndarray's value returned a
 ignores that became unused), and the build would quietly fall back to plain Python;
 tests/test_packaging.py checks these modules with a Python that has neither."""
 
-PREFETCH = Extension("mjenv._prefetch", ["mjenv/_prefetch.c"], optional=True)
-"""The batch's prefetch (mjenv.vector.prefetch): a few lines of plain C, not a mypyc module. It
-is optional like them; without it the batch's games step the same, a large batch more slowly."""
+C_EXTENSIONS = [Extension("mjenv._prefetch", ["mjenv/_prefetch.c"], optional=True),
+                Extension("mjenv._rows", ["mjenv/_rows.c"], optional=True)]
+"""The batch's two helpers in plain C, not mypyc modules: its prefetch (mjenv.vector.prefetch)
+and its float32 rows written in one pass (mjenv.vector.scaling). Optional like the mypyc
+modules: without them a batch plays the same games with the same observations, a large batch
+more slowly."""
 
 ext_modules: list[Extension] = []
 if os.environ.get("MJENV_PURE_PYTHON", "") not in ("1", "true", "yes"):
-    ext_modules.append(PREFETCH)
+    ext_modules += C_EXTENSIONS
     try:
         from mypyc.build import mypycify
 

@@ -31,7 +31,7 @@ static inline void fetch_range(const char *start, Py_ssize_t size, Py_ssize_t ca
     for (; line <= last; line += LINE) __builtin_prefetch((const void *)line, 1, 3);
 }
 
-static PyObject *prefetch(PyObject *module, PyObject *objects) {
+static PyObject *prefetch(PyObject *Py_UNUSED(module), PyObject *objects) {
     if (!PyList_Check(objects)) {
         PyErr_SetString(PyExc_TypeError, "prefetch() takes a list of objects");
         return NULL;

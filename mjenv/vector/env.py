@@ -18,8 +18,9 @@ from mjenv.mahjong_env import MahjongEnv
 from mjenv.vector.buffers import Arrays, bytes_per_game
 from mjenv.vector.checks import check_actions, check_count, handle_illegal
 from mjenv.vector.options import check_illegal, check_observation_dtype, env_options, single_spaces
+from mjenv.vector.scaling import counts_to_float
 from mjenv.vector.seeds import check_seed, fresh_seed
-from mjenv.vector.shard import Infos, array_specs, counts_to_float, make_games_shard
+from mjenv.vector.shard import Infos, array_specs, make_games_shard
 from mjenv.vector.workers import LocalRunner, WorkerPool, start_games
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, Final, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
 from mjenv.actions import NUM_ACTIONS
 from mjenv.encoders import SeatEncoder, make_encoder
@@ -26,6 +25,7 @@ from mjenv.tiles import NUM_KINDS
 from mjenv.vector.buffers import Arrays, ArraySpec
 from mjenv.vector.options import EnvOptions
 from mjenv.vector.prefetch import AHEAD, prefetch
+from mjenv.vector.scaling import counts_to_float
 from mjenv.vector.seeds import episode_seed
 from mjenv.vector.slot import GameSlot, HandEnd, reward_of
 
@@ -163,22 +163,6 @@ class RowWriter:
             end = min(at + SCALE_BLOCK, stop)
             counts_to_float(self.counts[at:end], scale, divisor,
                             self.obs[first + at - start:first + end - start])
-
-
-def counts_to_float(counts: npt.NDArray[np.uint8], scale: npt.NDArray[np.float32],
-                    divisor: npt.NDArray[np.float32] | None,
-                    out: npt.NDArray[np.float32]) -> None:
-    """Rows of an encoder's counts (``(n, C, 34)`` uint8) into its float32 observations in
-    ``out``: one cast of the counts (exact: small integers), then ``scale`` multiplied into the
-    first channels and ``divisor`` dividing the rest, in place. The same float32 values as a
-    product (or quotient) of the uint8 counts, which numpy computes by the same cast, but
-    without numpy's buffered casting loop over rows that are not contiguous (the divided
-    channels are a part of each row)."""
-    s = len(scale)
-    np.copyto(out, counts)
-    np.multiply(out[:, :s], scale, out=out[:, :s])
-    if divisor is not None:
-        np.divide(out[:, s:], divisor, out=out[:, s:])
 
 
 def make_games_shard(arrays: Arrays, first: int, options: EnvOptions,

@@ -1,0 +1,3 @@
+from typing import Any
+
+def scale_counts(counts: Any, scale: Any, divisor: Any, out: Any) -> None: ...
