@@ -63,8 +63,10 @@ MJENV_LAYERS: dict[str, set[str]] = {
     "mjenv.agent": {"mjenv.plugins"},
     "mjenv.single_agent": {"mjenv.agent", "mjenv.mahjong_env"},
     # many games as one batch (multi-agent and learner), optional worker processes
+    # (and its two helpers in C, which import nothing: the prefetch and the one-pass rows)
     "mjenv.vector": _DECOMPOSE | {"mjenv.vector", "mjenv.engine", "mjenv.encoders",
-                                  "mjenv.mahjong_env", "mjenv.agent", "mjenv.procs"},
+                                  "mjenv.mahjong_env", "mjenv.agent", "mjenv.procs",
+                                  "mjenv._prefetch", "mjenv._rows"},
     # thin adapters to the RL libraries (each imports its own library, an optional extra):
     # users of mjenv like the command line, above every layer
     "mjenv.integrations": ANY_MJENV,

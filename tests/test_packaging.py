@@ -61,7 +61,8 @@ def test_every_package_folder_is_in_the_explicit_list() -> None:
 
 def test_the_package_data_exists() -> None:
     data = SETUPTOOLS["package-data"]
-    assert data["mjenv"] == ["py.typed", "_prefetch.pyi", "_rows.pyi"] and data["mjenv_agents"] == ["py.typed"]
+    assert data["mjenv"] == ["py.typed", "_prefetch.pyi", "_rows.pyi"]
+    assert data["mjenv_agents"] == ["py.typed"]
     assert (ROOT / "mjenv" / "py.typed").is_file() and (ROOT / "agents" / "py.typed").is_file()
     assert sorted(p.name for p in (ROOT / "configs").glob("*.toml")) == [
         "bc_smoke.toml", "demo.toml", "long.toml", "smoke.toml", "strong.toml"]
