@@ -115,13 +115,13 @@ class GameSlot:
         self.working_set[:] = self.state_objects()
 
     def state_objects(self) -> list[object]:
-        """The slot, its game's, its views' and its encoders' :meth:`state_objects`: what a
-        step of this table reads, for :attr:`working_set`."""
+        """Its game's, its views' and its encoders' :meth:`state_objects`: what a step of this
+        table reads, for :attr:`working_set` (not the slot itself: its working set would then
+        hold it, a cycle that only the garbage collector could free)."""
         game = self.game
         views = self.views
         assert game is not None and views is not None, "start() first"
-        out: list[object] = [self]
-        out += game.state_objects()
+        out = game.state_objects()
         out += views.state_objects()
         out += self.encoder.state_objects()
         if self.oracle is not None:
