@@ -146,7 +146,7 @@ def _report(args: argparse.Namespace, times: dict[int, list[float]],
              if args.workers else "one process")
     lines = [f"VectorMahjongEnv, {args.encoder}, {args.dtype}, {args.rules}, {where}; "
              f"{args.rounds} round{'s' if args.rounds > 1 else ''}, medians (min-max)",
-             "",
+             _build_line(), "",
              f"{'N':>7}  {'µs a decision':>20}  {'decisions/s':>12}  {'arrays a game':>14}"]
     for n, t in times.items():
         med = statistics.median(t)
@@ -160,14 +160,31 @@ def _report(args: argparse.Namespace, times: dict[int, list[float]],
     return "\n".join(lines)
 
 
+def _build_line() -> str:
+    from mjenv.vector.timing import build_info
+
+    build = build_info()
+    if not build["compiled"]:
+        return ("build: plain Python (no C compiler at install?): several times slower than "
+                "the compiled build")
+    helpers = [name for name, key in (("prefetch", "prefetch"), ("one-pass rows", "c_rows"))
+               if build[key]]
+    missing = [name for name, key in (("prefetch", "prefetch"), ("one-pass rows", "c_rows"))
+               if not build[key]]
+    return ("build: compiled (mypyc)" + (f", with the C {' and '.join(helpers)}" if helpers else "")
+            + (f"; without the C {' and '.join(missing)}" if missing else ""))
+
+
 def _write_json(args: argparse.Namespace, times: dict[int, list[float]],
                 arrays: dict[int, int]) -> None:
+    from mjenv.vector.timing import build_info
+
     result = {"format": "mjenv-bench", "version": 1,
               "options": {"encoder": args.encoder, "dtype": args.dtype, "rules": args.rules,
                           "workers": args.workers, "pin": args.pin,
                           "decisions": args.decisions, "rounds": args.rounds,
                           "seed": args.seed},
-              "cpus": os.cpu_count(),
+              "cpus": os.cpu_count(), "build": build_info(),
               "sizes": [{"num_envs": n, "us_per_decision": t,
                          "median_us_per_decision": statistics.median(t),
                          "array_bytes_per_game": arrays[n]} for n, t in times.items()],

@@ -33,6 +33,20 @@ games of a batch start together; a few dozen steps would time only the middle of
 hands)."""
 
 
+def build_info() -> dict[str, bool]:
+    """What the installed batch runs on, which decides its speed as much as the machine does:
+    ``compiled`` (the engine, seat views, encoders and shards built with mypyc; plain Python is
+    several times slower), ``prefetch`` (mjenv/_prefetch.c: a large batch loads the next
+    games' state while it steps one) and ``c_rows`` (mjenv/_rows.c: the float32 rows in one
+    pass). A build without a C compiler has none of them."""
+    import mjenv.engine.game as game
+    from mjenv.vector import prefetch, scaling
+
+    return {"compiled": (game.__file__ or "").endswith((".so", ".pyd")),
+            "prefetch": prefetch.prefetch.__module__ == "mjenv._prefetch",
+            "c_rows": scaling.native is not None}
+
+
 def random_legal_actions(rng: np.random.Generator,
                          masks: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.intp]:
     """One uniformly random legal action per row of ``masks`` (the largest random key among the

@@ -25,6 +25,8 @@ def test_a_tiny_run_prints_each_size_and_the_fastest(tmp_path: Path,
     assert "fastest here: N = " in text and "on one core" in text
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["format"] == "mjenv-bench" and result["options"]["rounds"] == 2
+    assert set(result["build"]) == {"compiled", "prefetch", "c_rows"}
+    assert text.splitlines()[1].startswith("build: ")
     sizes = {s["num_envs"]: s for s in result["sizes"]}
     assert set(sizes) == {1, 4}
     assert all(len(s["us_per_decision"]) == 2 for s in sizes.values())
@@ -87,3 +89,23 @@ def test_the_docs_commands_parse() -> None:
     for line in lines:
         args = build_parser().parse_args(shlex.split(line)[1:])
         assert args.command == "bench" and args.sizes
+
+
+@pytest.mark.parametrize(("build", "line"), [
+    ({"compiled": True, "prefetch": True, "c_rows": True},
+     "build: compiled (mypyc), with the C prefetch and one-pass rows"),
+    ({"compiled": True, "prefetch": False, "c_rows": True},
+     "build: compiled (mypyc), with the C one-pass rows; without the C prefetch"),
+    ({"compiled": True, "prefetch": False, "c_rows": False},
+     "build: compiled (mypyc); without the C prefetch and one-pass rows"),
+    ({"compiled": False, "prefetch": False, "c_rows": False},
+     "build: plain Python (no C compiler at install?): several times slower than the compiled "
+     "build"),
+])
+def test_the_build_line_says_what_the_batch_runs_on(monkeypatch: pytest.MonkeyPatch,
+                                                    build: dict[str, bool], line: str) -> None:
+    import mjenv.cli.bench as bench
+    import mjenv.vector.timing as timing
+
+    monkeypatch.setattr(timing, "build_info", lambda: build)
+    assert bench._build_line() == line
