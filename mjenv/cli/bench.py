@@ -167,11 +167,10 @@ def _build_line() -> str:
     if not build["compiled"]:
         return ("build: plain Python (no C compiler at install?): several times slower than "
                 "the compiled build")
-    helpers = [name for name, key in (("prefetch", "prefetch"), ("one-pass rows", "c_rows"))
-               if build[key]]
-    missing = [name for name, key in (("prefetch", "prefetch"), ("one-pass rows", "c_rows"))
-               if not build[key]]
-    return ("build: compiled (mypyc)" + (f", with the C {' and '.join(helpers)}" if helpers else "")
+    helpers = {"prefetch": "prefetch", "c_rows": "one-pass rows"}
+    have = [name for key, name in helpers.items() if build[key]]
+    missing = [name for key, name in helpers.items() if not build[key]]
+    return ("build: compiled (mypyc)" + (f", with the C {' and '.join(have)}" if have else "")
             + (f"; without the C {' and '.join(missing)}" if missing else ""))
 
 

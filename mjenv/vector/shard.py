@@ -43,9 +43,10 @@ docs/vector-performance.md). 512 games' counts are 1.5 MB with ``mjenv-v1``."""
 
 
 SCALE_BLOCK: Final = 32
-"""How many staged games :meth:`RowWriter.flush` casts and scales at once: a block small enough
-(440 KB of float32 with the analysis planes) to stay in the core's cache between the cast and
-the scaling."""
+"""How many staged games :meth:`RowWriter.flush` turns into rows at once. For numpy's way (no C
+helper: mjenv.vector.scaling), a block small enough (440 KB of float32 with the analysis
+planes) to stay in the core's cache between the cast and the scaling; the C pass writes each
+cell once and does not need it, and costs the same in blocks."""
 
 
 class Shard(Protocol):
@@ -156,7 +157,7 @@ class RowWriter:
 
     def _scale_run(self, start: int, stop: int, first: int) -> None:
         """Staged rows ``start:stop`` into the rows of games ``first`` on, :data:`SCALE_BLOCK`
-        games at a time, while each block is in the cache (:func:`counts_to_float`)."""
+        games at a time (:data:`SCALE_BLOCK`, :func:`counts_to_float`)."""
         scale, divisor = self.scale, self.divisor
         assert scale is not None
         for at in range(start, stop, SCALE_BLOCK):
