@@ -28,9 +28,11 @@ What is counted (per second of wall time, ``time.perf_counter``):
   batch start together, and a pass of a few dozen steps at N = 1,024 would time only the
   middle of their first hands, never a hand's end or a new deal (the first tables, until
   2026-12-02, did so at N = 1,024). RiichiEnv's tables in turn sweep as many times.
-* **vector, workers pinned** (N = 1,024, 2 workers, where the platform can pin: Linux): the
-  same with ``pin_workers=True``, each worker on a CPU of its own (mjenv.vector.workers says
-  why it matters on a machine with as many cores as workers).
+* **vector, workers left to the scheduler** (N = 1,024, 2 workers): the same with
+  ``pin_workers=False``. The passes above use the default, ``pin_workers="auto"``, which keeps
+  each worker to a CPU of its own where the workers spread evenly over the CPUs (2 workers on
+  this 2-core machine); mjenv.vector.workers says why that matters with as many workers as
+  cores. The header says how ``"auto"`` chose on the machine measured.
 * **vector, no observation written** (N = 64 and 1,024, one core): the same loop over
   :class:`NullEncoder`, ``mjenv-v1``'s shape with nothing written, so the passes split a
   decision's cost between the observation and everything else (engine step, seat view's
@@ -41,8 +43,8 @@ Method: a *round* runs every pass in turn, ``gc.collect()`` before each; ratios 
 ``raw_env`` and to RiichiEnv are taken round by round; the table gives medians and min–max over
 the rounds. Acceptance (issue 15), checked and printed at the end: one core, N = 1,024,
 ``mjenv-v1`` at least 1.0x RiichiEnv; with the analysis planes at least 0.5x; with 2 workers at
-least 1.6x the one-core figure, with the workers placed by the scheduler and pinned (the
-worker ratios are taken round by round too).
+least 1.6x the one-core figure, with the default placement and with the workers left to the
+scheduler (the worker ratios are taken round by round too).
 Each pass plays about ``--decisions`` decisions (a fifth of that for the passes with the
 analysis planes, which are slower). Memory: the batch's arrays per game, and the Python heap
 per game (``tracemalloc``: the batch built, reset and warmed up, divided by N; numpy arrays
@@ -88,7 +90,7 @@ import mjenv.shanten
 from mjenv.encoders import ENCODERS, DefaultEncoder, SeatEncoder, register
 from mjenv.vector import VectorMahjongEnv
 from mjenv.vector.timing import MIN_STEPS, random_legal_actions, time_batch
-from mjenv.vector.workers import can_pin
+from mjenv.vector.workers import pinned_cpus
 
 DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN = "<!-- bench_vector.py: begin (written by scripts/bench_vector.py --write-docs) -->"
@@ -190,7 +192,7 @@ def raw_loop(encoder: str, features: bool) -> Callable[[int, int], tuple[int, fl
 
 
 def vector_loop(n: int, workers: int, encoder: str, warmup: int, min_steps: int,
-                pin: bool = False, dtype: str = "float32",
+                pin: bool | str = "auto", dtype: str = "float32",
                 ) -> Callable[[int, int], tuple[int, float]]:
     """A batch pass (:func:`mjenv.vector.timing.time_batch`), over :class:`NullEncoder` for
     :data:`NULL`."""
@@ -285,10 +287,10 @@ def cases(warmup: int, quick: bool, peer_games: int = 0, min_steps: int = 1) -> 
                                 encoder == SHANTEN,
                                 vector_loop(n, w, encoder, warmup if n > 1 else 0,
                                             min_steps)))
-        if not quick and can_pin():  # the large batch's workers, each on a core of its own
-            out.append(Case(f"vec.{encoder}.1024.2p", "`VectorMahjongEnv`, `pin_workers=True`",
+        if not quick:  # the large batch's workers where the scheduler puts them
+            out.append(Case(f"vec.{encoder}.1024.2f", "`VectorMahjongEnv`, `pin_workers=False`",
                             1024, 2, encoder, encoder == SHANTEN,
-                            vector_loop(1024, 2, encoder, warmup, min_steps, pin=True)))
+                            vector_loop(1024, 2, encoder, warmup, min_steps, pin=False)))
         big = 1024 if not quick else 64  # the counts instead of float32 (no target)
         out.append(Case(f"vec.{encoder}.{big}.0u8", "`VectorMahjongEnv`, "
                         "`observation_dtype=\"uint8\"` (the counts)", big, 0, encoder,
@@ -387,10 +389,10 @@ def acceptance(rates: dict[str, list[float]]) -> list[str]:
                "riichienv", TARGET_VECTOR),
               (f"one core, N = 1,024, `{SHANTEN}` / RiichiEnv", f"vec.{SHANTEN}.1024.0",
                "riichienv", TARGET_SHANTEN),
-              ("2 workers / one core, N = 1,024, `mjenv-v1`", "vec.mjenv-v1.1024.2",
-               "vec.mjenv-v1.1024.0", TARGET_WORKERS),
-              ("2 workers pinned (`pin_workers=True`) / one core, N = 1,024, `mjenv-v1`",
-               "vec.mjenv-v1.1024.2p", "vec.mjenv-v1.1024.0", TARGET_WORKERS),
+              ("2 workers (the default placement) / one core, N = 1,024, `mjenv-v1`",
+               "vec.mjenv-v1.1024.2", "vec.mjenv-v1.1024.0", TARGET_WORKERS),
+              ("2 workers left to the scheduler (`pin_workers=False`) / one core, N = 1,024, "
+               "`mjenv-v1`", "vec.mjenv-v1.1024.2f", "vec.mjenv-v1.1024.0", TARGET_WORKERS),
               ("like for like (no target): one core, N = 1,024, `mjenv-v1` / 1,024 RiichiEnv "
                "tables in turn", "vec.mjenv-v1.1024.0", "riichienv.1024", None),
               ("like for like (no target): one core, N = 64, `mjenv-v1` / 64 RiichiEnv tables "
@@ -492,9 +494,19 @@ def section(argv: list[str], body: str, args: argparse.Namespace,
         "seat view's catch-up and the encoder, as in `raw_env`, without PettingZoo's "
         "bookkeeping. Workers: each of the 2 processes steps half the games over shared "
         "arrays; the parent only draws the actions, so on a machine shared with other jobs "
-        "the gain is bounded by the cores actually free.",
+        f"the gain is bounded by the cores actually free. {auto_placement()}",
         END,
     ])
+
+
+def auto_placement() -> str:
+    """How the default ``pin_workers="auto"`` placed 2 workers on this machine."""
+    cpus = pinned_cpus("auto", 2)
+    if cpus is None:
+        return ("The default placement (`pin_workers=\"auto\"`) left the 2 workers to the "
+                "scheduler here (their number is not a multiple of the CPUs').")
+    return ("The default placement (`pin_workers=\"auto\"`) kept each of the 2 workers to "
+            f"a CPU of its own here (CPUs {', '.join(map(str, cpus))}).")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

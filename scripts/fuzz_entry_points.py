@@ -745,12 +745,12 @@ COMMANDS: dict[str, list[str]] = {
     "train": ["--config", "--out", "--no-progress", "OVERRIDE"],
 }
 SWITCHES = {"--jsonl", "--self-drawn", "--last-copy", "--last-tile", "--kong-win", "--index",
-            "--codes", "--no-progress", "--keep-running", "--force", "--pin"}
+            "--codes", "--no-progress", "--keep-running", "--force"}
 SMALL = {"--deals": ["-1", "0", "1", "2", "x", ""], "--workers": ["-1", "0", "1", "x", ""],
          "--backend": ["process", "x", ""], "--rotations": ["cyclic", "x"],
          "--episode": ["hand", "x", "match"], "--sizes": ["1", "2", "0", "x", "", "1,2", "1,,2"],
          "--decisions": ["1", "0", "x", "-1"], "--rounds": ["1", "0", "x"],
-         "--dtype": ["float32", "uint8", "x"]}
+         "--dtype": ["float32", "uint8", "x"], "--pin": ["auto", "on", "off", "x"]}
 """Options whose values stay small: a run must stay short (no thousand deals, no Ray, no
 thousand workers) while still meeting bad values."""
 

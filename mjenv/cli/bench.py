@@ -20,13 +20,15 @@ from mjenv.cli.common import (
 )
 
 SIZES = (16, 64, 256, 1024)
+PIN: dict[str, bool | str] = {"auto": "auto", "on": True, "off": False}
+"""``--pin``'s choices, as ``pin_workers``."""
 MAX_SIZE = 65_536
 """The largest batch a size may ask for (a game holds about 50 KB: 3 GB at this size)."""
 
 EXAMPLES = """\
 examples:
   mjenv bench                                  # N = 16, 64, 256 and 1,024 in one process
-  mjenv bench --sizes 64,512 --workers 2 --pin # the same batches split over 2 pinned workers
+  mjenv bench --sizes 64,512 --workers 2       # the same batches split over 2 workers
   mjenv bench --encoder mjenv-v1+shanten --dtype uint8 --json bench.json
 
 Each pass plays random legal actions in VectorMahjongEnv(N, ...) for at least --decisions
@@ -76,8 +78,9 @@ def add_parser(subparsers: Subparsers) -> None:
                    help="observation_dtype: float32 rows, or the encoder's uint8 counts")
     p.add_argument("--workers", type=int, default=0,
                    help="worker processes (num_workers; 0: this process)")
-    p.add_argument("--pin", action="store_true",
-                   help="each worker on a CPU of its own (pin_workers; Linux)")
+    p.add_argument("--pin", choices=tuple(PIN), nargs="?", const="on", default="auto",
+                   help="keep each worker to a CPU of its own (pin_workers; Linux): auto "
+                   "where the workers spread evenly over the CPUs, on (--pin alone) or off")
     p.add_argument("--rules", choices=("mcr", "botzone"), default="mcr", help="rule profile")
     p.add_argument("--decisions", type=positive_int, default=20_000,
                    help="decisions a pass at least")
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if out.is_dir() or not out.parent.is_dir():
             raise CommandError(f"--json {args.json}: give a file name in an existing folder")
     options = {"encoder": args.encoder, "rules": args.rules, "num_workers": args.workers,
-               "pin_workers": args.pin, "observation_dtype": args.dtype}
+               "pin_workers": PIN[args.pin], "observation_dtype": args.dtype}
     times: dict[int, list[float]] = {n: [] for n in args.sizes}
     arrays: dict[int, int] = {}
     total = len(args.sizes) * args.rounds
@@ -142,8 +145,7 @@ def _fastest(times: dict[int, list[float]]) -> int:
 
 def _report(args: argparse.Namespace, times: dict[int, list[float]],
             arrays: dict[int, int]) -> str:
-    where = (f"{args.workers} worker processes{' (pinned)' if args.pin else ''}"
-             if args.workers else "one process")
+    where = _workers_phrase(args) if args.workers else "one process"
     lines = [f"VectorMahjongEnv, {args.encoder}, {args.dtype}, {args.rules}, {where}; "
              f"{args.rounds} round{'s' if args.rounds > 1 else ''}, medians (min-max)",
              _build_line(), "",
@@ -158,6 +160,21 @@ def _report(args: argparse.Namespace, times: dict[int, list[float]],
               f"decision ({1e6 / statistics.median(times[best]):,.0f} decisions a second"
               f"{'' if args.workers else ' on one core'})"]
     return "\n".join(lines)
+
+
+def _worker_cpus(args: argparse.Namespace) -> list[int] | None:
+    """The CPU each worker is kept to (the sizes are at least --workers, so every size has
+    that many shards), None where the scheduler places them."""
+    from mjenv.vector.workers import pinned_cpus
+
+    return pinned_cpus(PIN[args.pin], args.workers) if args.workers else None
+
+
+def _workers_phrase(args: argparse.Namespace) -> str:
+    cpus = _worker_cpus(args)
+    kept = (f"each kept to a CPU ({', '.join(map(str, cpus))})" if cpus
+            else "placed by the scheduler")
+    return f"{args.workers} worker processes, {kept}"
 
 
 def _build_line() -> str:
@@ -181,6 +198,7 @@ def _write_json(args: argparse.Namespace, times: dict[int, list[float]],
     result = {"format": "mjenv-bench", "version": 1,
               "options": {"encoder": args.encoder, "dtype": args.dtype, "rules": args.rules,
                           "workers": args.workers, "pin": args.pin,
+                          "worker_cpus": _worker_cpus(args),
                           "decisions": args.decisions, "rounds": args.rounds,
                           "seed": args.seed},
               "cpus": os.cpu_count(), "build": build_info(),

@@ -100,8 +100,9 @@ class VectorMahjongEnv(CountsDecoding):
     game's mask is a ValueError and no game moves; ``"penalize"``: that hand ends with the
     penalty on the seat, with a warning), ``num_workers`` (0: this process; k: k worker
     processes over shared memory, same results), ``context`` (the workers' start method),
-    ``pin_workers`` (Linux: each worker on a CPU of its own, for a machine whose cores the
-    batch has to itself; :mod:`mjenv.vector.workers`), ``copy`` (return copies instead of the
+    ``pin_workers`` (Linux: each worker kept to a CPU of its own; ``"auto"``, the default,
+    where the workers spread evenly over the CPUs, as many as the cores say; ``True`` always,
+    ``False`` never: :mod:`mjenv.vector.workers`), ``copy`` (return copies instead of the
     env's buffers), ``observation_dtype`` (``"float32"``: ``raw_env``'s observation;
     ``"uint8"``: the encoder's counts, a quarter of the bytes, which a learner scales itself,
     on its GPU say: :attr:`observation_scale`, :attr:`observation_divisor`,
@@ -109,7 +110,7 @@ class VectorMahjongEnv(CountsDecoding):
     """
 
     def __init__(self, num_envs: int, *, illegal: str = "raise", num_workers: int = 0,
-                 context: str = "spawn", pin_workers: bool = False, copy: bool = False,
+                 context: str = "spawn", pin_workers: bool | str = "auto", copy: bool = False,
                  observation_dtype: str = "float32", **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
@@ -144,6 +145,12 @@ class VectorMahjongEnv(CountsDecoding):
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (empty without workers)."""
         return self._runner.pids
+
+    @property
+    def worker_cpus(self) -> list[int | None]:
+        """The CPU each worker is kept to, None where the scheduler places it (empty without
+        workers; ``pin_workers`` decides)."""
+        return self._runner.cpus
 
     @property
     def bytes_per_game(self) -> int:

@@ -85,7 +85,7 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]], 
                  seat: int | None = None, *, illegal: str = "penalize",
                  autoreset_mode: str | AutoresetMode = NEXT_STEP,
                  opponent_encoder: str | None = None, num_workers: int = 0,
-                 context: str = "spawn", pin_workers: bool = False, copy: bool = True,
+                 context: str = "spawn", pin_workers: bool | str = "auto", copy: bool = True,
                  observation_dtype: str = "float32", **options: Any) -> None:
         check_count("num_envs", num_envs, 1)
         check_count("num_workers", num_workers, 0)
@@ -124,6 +124,12 @@ class LearnerVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]], 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (empty without workers)."""
         return self._runner.pids
+
+    @property
+    def worker_cpus(self) -> list[int | None]:
+        """The CPU each worker is kept to, None where the scheduler places it (empty without
+        workers; ``pin_workers`` decides)."""
+        return self._runner.cpus
 
     @property
     def bytes_per_game(self) -> int:

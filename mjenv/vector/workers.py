@@ -15,13 +15,17 @@ is garbage collected or the interpreter exits) asks the workers to stop and reap
 Workers start with ``multiprocessing``'s ``spawn`` method by default: nothing of the parent's
 state (threads, a loaded torch) is inherited, as for the arena's workers.
 
-Pinning (``pin_workers=True``, Linux): worker ``j`` runs only on the ``j``-th CPU this process
-may use (:func:`worker_cpus`). Why: with k workers on k cores and the parent a process more,
-the scheduler woke the second of two workers behind the first, on the same CPU, 0.6-0.9 ms
+Pinning (``pin_workers``, Linux): a pinned worker ``j`` runs only on the ``j``-th CPU this
+process may use (:func:`worker_cpus`). Why: with k workers on k cores and the parent a process
+more, the scheduler woke the second of two workers behind the first, on the same CPU, 0.6-0.9 ms
 after its step was asked for, and moved workers between cores and their caches; pinned, each
 starts at once and keeps its own core's cache (N = 1,024 on 2 cores: 7.4-7.8 ms a step instead
-of 8.9-9.0; docs/vector.md). Off by default: two pinned runs on one machine would share the
-same first CPUs, so it is for a machine whose cores the batch has to itself.
+of 8.9-9.0; docs/vector.md). The default, ``"auto"``, pins exactly when the workers spread
+evenly over the CPUs (their number a multiple of the CPUs': :func:`auto_cpus`), as many as the
+cores being the usual choice: every CPU then holds as many workers whatever is pinned, so a
+second such batch on the machine shares each core evenly too. With fewer workers than CPUs,
+pinning would put every batch's first worker on the same first CPU, so ``"auto"`` leaves them
+to the scheduler; ``True`` pins regardless (round robin), ``False`` never.
 """
 
 from __future__ import annotations
@@ -68,6 +72,35 @@ def worker_cpus(k: int) -> list[int]:
     return [cpus[j % len(cpus)] for j in range(k)]
 
 
+def auto_cpus(k: int) -> list[int] | None:
+    """``pin_workers="auto"``: :func:`worker_cpus` where ``k`` workers spread evenly over the
+    CPUs this process may use (``k`` a multiple of their number, so each CPU gets ``k / cpus``
+    of them), None (the scheduler places them) otherwise or where the platform cannot pin."""
+    if not can_pin() or k % len(os.sched_getaffinity(0)):
+        return None
+    return worker_cpus(k)
+
+
+PIN_CHOICES = (True, False, "auto")
+"""What ``pin_workers`` takes."""
+
+
+def check_pin_workers(pin_workers: object) -> bool | str:
+    """``pin_workers`` as given, or ValueError (one line) for anything but :data:`PIN_CHOICES`
+    (an integer 1 is not True here: a flag given as a count is a mistake)."""
+    if isinstance(pin_workers, bool) or (isinstance(pin_workers, str) and pin_workers == "auto"):
+        return pin_workers
+    raise ValueError(f"pin_workers must be True, False or 'auto', got {pin_workers!r}")
+
+
+def pinned_cpus(pin_workers: bool | str, k: int) -> list[int] | None:
+    """The CPU of each of ``k`` workers under ``pin_workers`` (checked), or None to leave them
+    to the scheduler."""
+    if pin_workers == "auto":
+        return auto_cpus(k)
+    return worker_cpus(k) if pin_workers else None
+
+
 def split(n: int, k: int) -> list[tuple[int, int]]:
     """``n`` games in ``k`` consecutive shards ``(lo, hi)``, sizes differing by at most one
     (no empty shard: at most ``n`` of them)."""
@@ -82,6 +115,7 @@ class LocalRunner:
     def __init__(self, shard: Shard) -> None:
         self.shard = shard
         self.pids: list[int] = []
+        self.cpus: list[int | None] = []
 
     def reset(self, seed: int) -> Infos:
         return self.shard.reset(seed)
@@ -148,6 +182,8 @@ class WorkerPool:
         ctx: Any = multiprocessing.get_context(context)  # typeshed's BaseContext lacks Process
         shards = split(n, k)
         pinned: list[int | None] = [None] * len(shards) if cpus is None else [*cpus]
+        self.cpus = pinned
+        """The CPU each worker is kept to (None: placed by the scheduler)."""
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
         self._finalizer = weakref.finalize(self, _stop, self._processes, self._conns)
@@ -218,17 +254,17 @@ class WorkerPool:
 
 
 def start_games(factory: ShardFactory, args: tuple[Any, ...], specs: list[ArraySpec],
-                num_envs: int, num_workers: int, context: str, pin_workers: bool = False,
+                num_envs: int, num_workers: int, context: str,
+                pin_workers: bool | str = "auto",
                 ) -> tuple[Arrays, LocalRunner | WorkerPool]:
     """The batch arrays of ``num_envs`` games and what plays them: ``num_workers`` worker
-    processes over shared arrays (each pinned to a CPU with ``pin_workers``), or (0) the one
-    shard ``factory(arrays, 0, *args)`` in this process (``pin_workers`` has nothing to pin).
-    Both vector envs start their games so; one place keeps them alike."""
-    if not isinstance(pin_workers, bool):
-        raise ValueError(f"pin_workers must be True or False, got {pin_workers!r}")
+    processes over shared arrays (pinned to CPUs as ``pin_workers`` says: :func:`pinned_cpus`),
+    or (0) the one shard ``factory(arrays, 0, *args)`` in this process (``pin_workers`` has
+    nothing to pin). Both vector envs start their games so; one place keeps them alike."""
+    pin_workers = check_pin_workers(pin_workers)
     shared = num_workers > 0
     # the CPUs first: a platform that cannot pin refuses before anything is allocated
-    cpus = worker_cpus(len(split(num_envs, num_workers))) if shared and pin_workers else None
+    cpus = pinned_cpus(pin_workers, len(split(num_envs, num_workers))) if shared else None
     arrays, raws = allocate(specs, num_envs, shared)
     if shared:
         return arrays, WorkerPool(num_workers, factory, args, specs, raws, num_envs, context,

@@ -109,3 +109,29 @@ def test_the_build_line_says_what_the_batch_runs_on(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(timing, "build_info", lambda: build)
     assert bench._build_line() == line
+
+
+@pytest.mark.parametrize(("argv", "pin", "phrase"), [
+    (["--workers", "2"], "auto", "2 worker processes, each kept to a CPU (0, 1)"),
+    (["--workers", "2", "--pin", "off"], "off", "2 worker processes, placed by the scheduler"),
+    (["--workers", "3"], "auto", "3 worker processes, placed by the scheduler"),
+    (["--workers", "3", "--pin"], "on", "3 worker processes, each kept to a CPU (0, 1, 0)"),
+    ([], "auto", None),
+])
+def test_the_header_says_where_the_workers_run(monkeypatch: pytest.MonkeyPatch,
+                                               argv: list[str], pin: str,
+                                               phrase: str | None) -> None:
+    """``--pin`` is ``pin_workers``: auto by default, ``on`` alone; the header names the CPUs
+    the workers are kept to (the process shown CPUs 0 and 1 here)."""
+    from mjenv.cli import bench, build_parser
+    from mjenv.vector import workers
+
+    monkeypatch.setattr(workers, "can_pin", lambda: True)
+    monkeypatch.setattr(workers.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    args = build_parser().parse_args(["bench", "--sizes", "4", *argv])
+    assert args.pin == pin
+    report = bench._report(args, {4: [1.0]}, {4: 100})
+    if phrase is None:
+        assert "one process" in report.splitlines()[0]
+    else:
+        assert phrase in report.splitlines()[0]

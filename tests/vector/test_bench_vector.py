@@ -41,6 +41,7 @@ def test_a_tiny_run_writes_only_its_section(bench: ModuleType, tmp_path: Path,
                                                                    outside.rstrip("\n") + "\n\n")
     assert "python scripts/bench_vector.py --quick" in new
     assert "at least 2 timed steps" in new
+    assert 'The default placement (`pin_workers="auto"`)' in new
 
 
 def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) -> None:
@@ -52,9 +53,9 @@ def test_the_acceptance_lines_take_medians_of_round_ratios(bench: ModuleType) ->
     assert lines[0].endswith("1.10, target 1.0: met")
     assert lines[1].endswith("0.45, target 0.5: NOT met")
     assert lines[2].endswith("1.67, target 1.6: met")
-    assert lines[3].endswith("pinned (`pin_workers=True`) / one core, N = 1,024, `mjenv-v1`: "
-                             "not measured in this run")
-    rates["vec.mjenv-v1.1024.2p"] = [180.0, 240.0, 110.0]  # 2.0, 2.0, 1.0
+    assert lines[3].endswith("left to the scheduler (`pin_workers=False`) / one core, "
+                             "N = 1,024, `mjenv-v1`: not measured in this run")
+    rates["vec.mjenv-v1.1024.2f"] = [180.0, 240.0, 110.0]  # 2.0, 2.0, 1.0
     assert bench.acceptance(rates)[3].endswith("2.00, target 1.6: met")
     assert "not measured" in bench.acceptance({"riichienv": [1.0]})[0]
     rates["riichienv.1024"] = [60.0, 70.0, 50.0]  # RiichiEnv's own batch: 0.6, 0.7, 0.5

@@ -16,7 +16,14 @@ import pytest
 
 import mjenv.vector.workers as vector_workers
 from mjenv.vector import LearnerVectorEnv, VectorMahjongEnv
-from mjenv.vector.workers import WorkerError, can_pin, split, worker_cpus
+from mjenv.vector.workers import (
+    WorkerError,
+    auto_cpus,
+    can_pin,
+    pinned_cpus,
+    split,
+    worker_cpus,
+)
 from tests.lifetime import alive, wait_gone
 
 from .helpers import choose
@@ -71,18 +78,22 @@ def test_pinned_workers_each_keep_to_their_own_cpu() -> None:
 
 
 @pinnable
-def test_pinned_workers_give_the_in_process_results() -> None:
+def test_pinned_and_free_workers_give_the_in_process_results() -> None:
     alone = trajectories(5, 13, 100, workers=0)
-    assert trajectories(5, 13, 100, workers=2, pin_workers=True) == alone
+    for pin in (True, False):
+        assert trajectories(5, 13, 100, workers=2, pin_workers=pin) == alone
 
 
-def test_pin_workers_is_a_flag_and_needs_a_platform_that_pins(
+def test_pin_workers_takes_a_flag_or_auto_and_true_needs_a_platform_that_pins(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Anything but True or False is refused with one line; so is pinning where the platform
-    cannot pin, before any worker starts. Without workers there is nothing to pin."""
+    """Anything but True, False or "auto" is refused with one line; so is pinning where the
+    platform cannot pin, before any worker starts, while "auto" then leaves the workers to the
+    scheduler. Without workers there is nothing to pin."""
     for make in (VectorMahjongEnv, lambda n, **kw: LearnerVectorEnv(n, "random", **kw)):
-        with pytest.raises(ValueError, match="pin_workers must be True or False, got 'yes'"):
-            make(2, num_workers=2, pin_workers="yes")
+        for bad in ("yes", 1, None):
+            with pytest.raises(ValueError,
+                               match=f"pin_workers must be True, False or 'auto', got {bad!r}"):
+                make(2, num_workers=2, pin_workers=bad)
     started = []
     monkeypatch.setattr(vector_workers.WorkerPool, "__init__",
                         lambda *a, **k: started.append(1))  # never reached
@@ -90,8 +101,39 @@ def test_pin_workers_is_a_flag_and_needs_a_platform_that_pins(
     with pytest.raises(ValueError, match=r"pin_workers=True needs os.sched_setaffinity"):
         VectorMahjongEnv(2, num_workers=2, pin_workers=True)
     assert not started
+    assert pinned_cpus("auto", 2) is None and auto_cpus(4) is None
     with VectorMahjongEnv(2, pin_workers=True) as env:  # no workers: nothing to pin
-        assert env.worker_pids == []
+        assert env.worker_pids == [] and env.worker_cpus == []
+
+
+@pinnable
+def test_auto_pins_workers_that_spread_evenly_over_the_cpus(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pin_workers="auto"`` pins k workers exactly when k is a multiple of the CPUs this
+    process may use (each CPU then holds k / cpus of them, round robin), and otherwise leaves
+    them to the scheduler; True pins whatever k is."""
+    monkeypatch.setattr(vector_workers.os, "sched_getaffinity", lambda pid: {3, 5, 8, 9})
+    assert auto_cpus(4) == [3, 5, 8, 9]
+    assert auto_cpus(8) == [3, 5, 8, 9, 3, 5, 8, 9]
+    assert [auto_cpus(k) for k in (1, 2, 3, 5, 6)] == [None] * 5
+    assert pinned_cpus(True, 2) == [3, 5] and pinned_cpus(False, 4) is None
+    assert pinned_cpus("auto", 4) == [3, 5, 8, 9]
+
+
+@pinnable
+def test_the_default_pins_as_many_workers_as_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default (``"auto"``) a batch with as many workers as usable CPUs keeps each worker
+    to its own (the process is shown two of the machine's CPUs, or its one CPU twice), and
+    ``worker_cpus`` says so; ``pin_workers=False`` leaves them free."""
+    affinity = os.sched_getaffinity
+    cpus = sorted(affinity(0))[:2]
+    monkeypatch.setattr(vector_workers.os, "sched_getaffinity", lambda pid: set(cpus))
+    expected = [cpus[0], cpus[1 % len(cpus)]]
+    with VectorMahjongEnv(4, num_workers=2) as env:
+        assert env.worker_cpus == expected
+        assert [affinity(pid) for pid in env.worker_pids] == [{c} for c in expected]
+    with LearnerVectorEnv(4, "random", num_workers=2, pin_workers=False) as env:
+        assert env.worker_cpus == [None, None]
 
 
 def test_close_reaps_the_workers() -> None:
