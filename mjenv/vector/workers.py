@@ -22,8 +22,8 @@ after its step was asked for, and moved workers between cores and their caches; 
 starts at once and keeps its own core's cache (N = 1,024 on 2 cores: 7.4-7.8 ms a step instead
 of 8.9-9.0; docs/vector.md). The default, ``"auto"``, pins exactly when the workers spread
 evenly over the CPUs (their number a multiple of the CPUs': :func:`auto_cpus`), as many as the
-cores being the usual choice: every CPU then holds as many workers whatever is pinned, so a
-second such batch on the machine shares each core evenly too. With fewer workers than CPUs,
+cores being the usual choice: each CPU then holds the same number of the batch's workers, so a
+second such batch on the machine shares every core evenly too. With fewer workers than CPUs,
 pinning would put every batch's first worker on the same first CPU, so ``"auto"`` leaves them
 to the scheduler; ``True`` pins regardless (round robin), ``False`` never.
 """
@@ -81,13 +81,9 @@ def auto_cpus(k: int) -> list[int] | None:
     return worker_cpus(k)
 
 
-PIN_CHOICES = (True, False, "auto")
-"""What ``pin_workers`` takes."""
-
-
 def check_pin_workers(pin_workers: object) -> bool | str:
-    """``pin_workers`` as given, or ValueError (one line) for anything but :data:`PIN_CHOICES`
-    (an integer 1 is not True here: a flag given as a count is a mistake)."""
+    """``pin_workers`` as given, or ValueError (one line) for anything but True, False and
+    ``"auto"`` (an integer 1 is not True here: a flag given as a count is a mistake)."""
     if isinstance(pin_workers, bool) or (isinstance(pin_workers, str) and pin_workers == "auto"):
         return pin_workers
     raise ValueError(f"pin_workers must be True, False or 'auto', got {pin_workers!r}")
