@@ -11,8 +11,10 @@
    (its fixed part and, for a bytes or a tuple, its items; up to MAX_OBJECT bytes), the tail of
    a list's item array (where a log grows; a list of 34 counts fits whole) and a bytearray's
    buffer. It reads the objects' types and sizes and changes nothing (not even a reference
-   count): it only brings memory into the caches earlier. The plain-Python fallback
-   (mjenv.vector.prefetch) does nothing. */
+   count): it only brings memory into the caches earlier. ``prefetch_items(lists)`` does the
+   same for the items of each list (state that changes objects from step to step, which a game
+   cannot name once: an encoder's memo blocks). The plain-Python fallbacks
+   (mjenv.vector.prefetch) do nothing. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,11 +33,8 @@ static inline void fetch_range(const char *start, Py_ssize_t size, Py_ssize_t ca
     for (; line <= last; line += LINE) __builtin_prefetch((const void *)line, 1, 3);
 }
 
-static PyObject *prefetch(PyObject *Py_UNUSED(module), PyObject *objects) {
-    if (!PyList_Check(objects)) {
-        PyErr_SetString(PyExc_TypeError, "prefetch() takes a list of objects");
-        return NULL;
-    }
+/* Every line of each of a list's objects (see the file's comment); the list checked. */
+static void fetch_objects(PyObject *objects) {
     Py_ssize_t count = PyList_GET_SIZE(objects);
     PyObject **items = ((PyListObject *)objects)->ob_item;
     /* first every object's first line, which needs nothing read: the loads go out together */
@@ -59,6 +58,34 @@ static PyObject *prefetch(PyObject *Py_UNUSED(module), PyObject *objects) {
             fetch_range(PyByteArray_AS_STRING(obj), PyByteArray_GET_SIZE(obj), MAX_BUFFER);
         }
     }
+}
+
+static PyObject *prefetch(PyObject *Py_UNUSED(module), PyObject *objects) {
+    if (!PyList_Check(objects)) {
+        PyErr_SetString(PyExc_TypeError, "prefetch() takes a list of objects");
+        return NULL;
+    }
+    fetch_objects(objects);
+    Py_RETURN_NONE;
+}
+
+/* prefetch() of the items of each list in ``lists``: one level further than prefetch(), for
+   lists whose items change from step to step (an encoder's memo blocks). Reading the lists'
+   item pointers waits for memory unless the lists themselves were prefetched earlier, so the
+   batch calls it for a game whose working set it prefetched a game before. */
+static PyObject *prefetch_items(PyObject *Py_UNUSED(module), PyObject *lists) {
+    if (!PyList_Check(lists)) {
+        PyErr_SetString(PyExc_TypeError, "prefetch_items() takes a list of lists");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(lists);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!PyList_Check(PyList_GET_ITEM(lists, i))) {
+            PyErr_SetString(PyExc_TypeError, "prefetch_items() takes a list of lists");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < count; i++) fetch_objects(PyList_GET_ITEM(lists, i));
     Py_RETURN_NONE;
 }
 
@@ -66,6 +93,8 @@ static PyMethodDef methods[] = {
     {"prefetch", prefetch, METH_O,
      "prefetch(objects: list) -> None\n\nLoad the objects' memory into the caches ahead of "
      "use (a hint to the CPU: nothing is read or changed)."},
+    {"prefetch_items", prefetch_items, METH_O,
+     "prefetch_items(lists: list[list]) -> None\n\nprefetch() of each list's items."},
     {NULL, NULL, 0, NULL},
 };
 

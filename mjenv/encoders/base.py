@@ -21,7 +21,7 @@ returns a NEW array on every call, so callers may keep observations.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +57,12 @@ class Encoder(ABC):
     def state_objects(self) -> list[object]:
         """The objects an encoder keeps between calls (its memos), for a batch that prefetches
         a game's memory before stepping it (:mod:`mjenv.vector.prefetch`); none by default."""
+        return []
+
+    def state_lists(self) -> list[list[Any]]:
+        """Lists among :meth:`state_objects` whose items an encoding reads and which change from
+        call to call (memo blocks made anew), so that a batch can prefetch those items too
+        (:func:`mjenv.vector.prefetch.prefetch_items`); none by default."""
         return []
 
     def __repr__(self) -> str:

@@ -28,7 +28,7 @@ The module is compiled with mypyc (setup.py); its constants are ``Final`` so tha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -222,9 +222,16 @@ class DefaultEncoder(SeatEncoder):
         # river list and its stamp)
         self._meld_memo: list[tuple[list[Meld], bytes, int, int] | None] = [None] * 8
         self._river_memo: list[_RiverMemo | None] = [None] * 4
+        # what the memos' entries hold and the next encoding reads, in one list for a batch
+        # to prefetch (state_lists): the meld blocks (0-7) and their keys (8-15), the river
+        # blocks (16-19)
+        self._memo_parts: list[object] = [None] * 20
 
     def state_objects(self) -> list[object]:
-        return [self, self._meld_memo, self._river_memo]
+        return [self, self._meld_memo, self._river_memo, self._memo_parts]
+
+    def state_lists(self) -> list[list[Any]]:
+        return [self._meld_memo, self._river_memo, self._memo_parts]
 
     def encode(self, view: SeatView, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         out: npt.NDArray[np.float32] = _ndarray(_SHAPE, _U8, self._counts(view, mask)).astype(_F32)
@@ -261,7 +268,7 @@ class DefaultEncoder(SeatEncoder):
             _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, _ZERO_RIVER_BLOCK, sc]
         all_melds, rivers, flowers, stamps = view.melds, view.river, view.flowers, \
             view.river_stamps
-        meld_memo, river_memo = self._meld_memo, self._river_memo
+        meld_memo, river_memo, memo_parts = self._meld_memo, self._river_memo, self._memo_parts
         for r in range(4):
             s = (me + r) & 3
             # ---- melds: the block is a function of the meld list alone (memo by content)
@@ -271,6 +278,8 @@ class DefaultEncoder(SeatEncoder):
                 mm = meld_memo[key]
                 if mm is None or ms != mm[0]:
                     mm = meld_memo[key] = _meld_block(ms)
+                    memo_parts[key] = mm[1]
+                    memo_parts[8 + key] = mm[0]
                 parts[_MELD_PART + r] = mm[1]
                 sc[S_HIDDEN_KONGS + r] = mm[2]
                 sc[S_MELD_COUNT + r] = mm[3]
@@ -283,6 +292,7 @@ class DefaultEncoder(SeatEncoder):
                 if rm is None or rm[0] is not river or rm[1] != stamp:
                     rm = river_memo[s] = _river_block(river, stamp, view.river_counts[s],
                                                       view.claimed_counts[s], rm)
+                    memo_parts[16 + s] = rm[3]
                 parts[_RIVER_PART + r] = rm[3]
                 sc[S_RIVER_LEN + r] = rm[4]
             # ---- per-seat scalars

@@ -20,7 +20,7 @@ compiles this module with mypyc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -107,6 +107,9 @@ class ShantenEncoder(SeatEncoder):
 
     def state_objects(self) -> list[object]:
         return [self, *self._base.state_objects(), *self._planes.state_objects()]
+
+    def state_lists(self) -> list[list[Any]]:
+        return self._base.state_lists()
 
     def counts(self, view: SeatView, mask: npt.NDArray[np.int8]) -> bytes:
         return self._base.counts(view, mask) + self._plane_counts(view, mask)

@@ -24,7 +24,7 @@ from mjenv.mahjong_env import result_info
 from mjenv.tiles import NUM_KINDS
 from mjenv.vector.buffers import Arrays, ArraySpec
 from mjenv.vector.options import EnvOptions
-from mjenv.vector.prefetch import AHEAD, prefetch
+from mjenv.vector.prefetch import AHEAD, prefetch, prefetch_items
 from mjenv.vector.scaling import counts_to_float
 from mjenv.vector.seeds import episode_seed
 from mjenv.vector.slot import GameSlot, HandEnd, reward_of
@@ -185,6 +185,9 @@ class GamesShard:
         self.working_sets = [slot.working_set for slot in self.slots]
         """Each slot's working set, filled in place by the slot: what :meth:`step` prefetches
         :data:`~mjenv.vector.prefetch.AHEAD` games before it steps that game."""
+        self.item_lists = [slot.item_lists for slot in self.slots]
+        """Each slot's :attr:`~GameSlot.item_lists`, whose items :meth:`step` prefetches a game
+        before it steps that game."""
         self.episodes = [0] * n
         self.seed = 0
         self.writer = RowWriter(arrays, make_encoder(options.encoder, options.rule_config))
@@ -214,13 +217,16 @@ class GamesShard:
         mode = self.options.reward
         penalize = self.illegal == "penalize"
         writer = self.writer  # (a native call each game: no bound method in a local)
-        working_sets = self.working_sets
-        last = len(working_sets) - AHEAD
-        for i in range(min(AHEAD, len(working_sets))):
+        working_sets, item_lists = self.working_sets, self.item_lists
+        n = len(working_sets)
+        last = n - AHEAD
+        for i in range(min(AHEAD, n)):
             prefetch(working_sets[i])
         for i, slot in enumerate(self.slots):
             if i < last:
                 prefetch(working_sets[i + AHEAD])
+            if i + 1 < n:  # its lists came with its working set a game ago
+                prefetch_items(item_lists[i + 1])
             action = actions[i]
             if penalize and not (0 <= action < NUM_ACTIONS and masks[i, action]):
                 end: HandEnd | None = slot.penalize()  # (the batch warned: it checked the actions)

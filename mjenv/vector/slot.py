@@ -64,7 +64,7 @@ class GameSlot:
     first of :meth:`Game.to_act`); ``over`` is true once the episode has ended."""
 
     __slots__ = ("options", "rules", "encoder", "oracle", "game", "match", "views",
-                 "hand_index", "seat", "over", "working_set")
+                 "hand_index", "seat", "over", "working_set", "item_lists")
 
     def __init__(self, options: EnvOptions, encoder: str | None = None) -> None:
         self.options = options
@@ -82,6 +82,10 @@ class GameSlot:
         """The objects holding this table's state (:meth:`state_objects`), refilled in place
         at each hand: the batch prefetches them a few games before this one steps
         (:mod:`mjenv.vector.prefetch`)."""
+        self.item_lists: list[list[Any]] = self.encoder.state_lists()
+        """The encoder's lists whose items change from step to step (its memo blocks:
+        :meth:`SeatEncoder.state_lists`), among the working set: the batch prefetches their
+        items a game before this one steps (:func:`mjenv.vector.prefetch.prefetch_items`)."""
 
     def start(self, seed: int) -> None:
         """Begin a new episode from ``seed``, as ``raw_env.reset(seed=seed)``."""
